@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export const SYNC_ID_PATTERN = /^[A-Z0-9]+$/;
+export const SYNC_ID_MESSAGE =
+  "L'ID de synchronisation doit être en majuscules et ne contenir que des lettres et des chiffres";
+
+/** POST /api/login: username is the sync id, password the client id (spec §7). */
+export const ZLoginRequest = z.object({
+  username: z.string().min(1, "L'ID de synchronisation est obligatoire").max(64).regex(SYNC_ID_PATTERN, SYNC_ID_MESSAGE),
+  password: z.string().min(1, "L'ID Client est obligatoire").max(256),
+});
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+
+export const ZPlanningCounts = z.object({ C: z.number().int(), R: z.number().int(), I: z.number().int() });
+export type TPlanningCounts = z.infer<typeof ZPlanningCounts>;
+
+/** GET /api/user and the answer of POST /api/login (spec §3 "Current user"). */
+export const ZUser = z.object({
+  IDSynchro: z.string(),
+  Tablettes: z.string(),
+  Premium: z.number().int(),
+  Options: z.string(),
+  /** The ConfigConnecteur text with every secret replaced by SECRET_PLACEHOLDER. */
+  ConfigConnecteur: z.string(),
+  planningCounts: ZPlanningCounts,
+  /** Addition: version number of the stored configuration, for If-Match on saves. */
+  configVersion: z.number().int(),
+});
+export type TUser = z.infer<typeof ZUser>;
+
+/** Fixed value shown instead of any secret; a save that sends it back keeps the stored secret. */
+export const SECRET_PLACEHOLDER = '••••••••';

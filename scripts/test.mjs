@@ -1,0 +1,78 @@
+// `npm test`: every test (unit + API on the embedded database, the database tests again on
+// PostgreSQL when one answers, then the browser tests), and one closing line `N passed, N failed`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+
+const reports = 'reports';
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const env = { ...process.env, TZ: 'Europe/Paris' };
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let exitCode = 0;
+
+function run(label, cmd, args, extraEnv = {}) {
+  console.log(`\n=== ${label} ===`);
+  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+  if (res.status !== 0) exitCode = 1;
+  return res.status;
+}
+
+function addVitest(file) {
+  if (!existsSync(file)) return void (totals.failed += 1);
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests + (r.numFailedTestSuites ?? 0);
+  totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+}
+
+function addPlaywright(file) {
+  if (!existsSync(file)) return void (totals.failed += 1);
+  const s = JSON.parse(readFileSync(file, 'utf8')).stats;
+  totals.passed += s.expected + (s.flaky ?? 0);
+  totals.failed += s.unexpected;
+  totals.skipped += s.skipped;
+}
+
+function portAnswers(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 1000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+const only = process.argv[2];
+
+if (!only || only === 'unit') {
+  run('Unit and API tests (embedded database)', 'npx', [
+    'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`,
+  ]);
+  addVitest(`${reports}/vitest.json`);
+
+  const pgUrl = process.env.TEST_DATABASE_URL ?? ((await portAnswers('127.0.0.1', 5432)) ? 'postgres://postgres@127.0.0.1:5432/test' : '');
+  if (pgUrl) {
+    run('Database and API tests on PostgreSQL', 'npx', [
+      'vitest', 'run', '--project', 'server', '--reporter=default', '--reporter=json',
+      `--outputFile.json=${reports}/vitest-pg.json`,
+    ], { TEST_DATABASE_URL: pgUrl });
+    addVitest(`${reports}/vitest-pg.json`);
+  } else {
+    console.log('\nNo PostgreSQL answers on 127.0.0.1:5432 and TEST_DATABASE_URL is unset: PostgreSQL pass skipped.');
+  }
+}
+
+if (!only || only === 'e2e') {
+  if (run('Build', 'npm', ['run', 'build']) === 0) {
+    run('Browser tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
+    });
+    addPlaywright(`${reports}/playwright.json`);
+  } else {
+    totals.failed += 1;
+  }
+}
+
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(exitCode || (totals.failed > 0 ? 1 : 0));
