@@ -1,3 +1,4 @@
 export * from './errors.ts';
 export * from './auth.ts';
 export * from './dashboard.ts';
+export * from './diagnostic.ts';
