@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Db } from '../db/types.ts';
+import { AppError } from '../http/errors.ts';
+import { validateConfigText } from '../features/installations/config-text.ts';
+import {
+  createInstallation,
+  listInstallations,
+  setClientId,
+  suspendInstallation,
+} from '../features/installations/service.ts';
+
+export interface AdminIo {
+  /** Opened only once the arguments are valid. */
+  openDb: () => Promise<Db>;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export const ADMIN_USAGE = `Usage :
+  npm run admin -- create-installation --sync-id ID --client-id SECRET [--config FICHIER.xml]
+                   [--premium] [--options "25;ID;A"] [--software "1;Nom ERP;CODE|..."]
+  npm run admin -- set-client-id --sync-id ID --client-id SECRET
+  npm run admin -- suspend --sync-id ID
+  npm run admin -- list`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  'sync-id': { type: 'string' },
+  'client-id': { type: 'string' },
+  config: { type: 'string' },
+  premium: { type: 'boolean' },
+  options: { type: 'string' },
+  software: { type: 'string' },
+} as const;
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '')
+    throw new UsageError(`Argument obligatoire manquant : --${name}.`);
+  return value;
+}
+
+function readConfigFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `Impossible de lire le fichier de configuration ${path}` +
+        (code === 'ENOENT' ? ' : fichier introuvable.' : ` (${code}).`),
+    );
+  }
+  const problem = validateConfigText(text);
+  if (problem) throw new UsageError(`Le fichier ${path} n'est pas une configuration XML valide : ${problem}`);
+  return text;
+}
+
+/** Runs one admin command; returns the process exit code. */
+export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: [...rest], options: OPTIONS, strict: true, allowPositionals: false });
+    } catch (err) {
+      throw new UsageError(`Arguments invalides : ${(err as Error).message}`);
+    }
+    const values = parsed.values as Record<string, unknown>;
+    switch (command) {
+      case 'create-installation': {
+        const syncId = required(values, 'sync-id');
+        const clientId = required(values, 'client-id');
+        const configText = typeof values.config === 'string' ? readConfigFile(values.config) : undefined;
+        const db = await io.openDb();
+        try {
+          const { installation, connectorToken } = await createInstallation(db, {
+            syncId,
+            clientId,
+            ...(configText !== undefined ? { configText } : {}),
+            premium: values.premium === true,
+            options: typeof values.options === 'string' ? values.options : '',
+            software: typeof values.software === 'string' ? values.software : '',
+          });
+          io.out(JSON.stringify({ syncId: installation.syncId, connectorToken }));
+        } finally {
+          await db.close();
+        }
+        return 0;
+      }
+      case 'set-client-id': {
+        const syncId = required(values, 'sync-id');
+        const clientId = required(values, 'client-id');
+        const db = await io.openDb();
+        try {
+          await setClientId(db, syncId, clientId);
+        } finally {
+          await db.close();
+        }
+        io.out(JSON.stringify({ syncId, clientIdChanged: true }));
+        return 0;
+      }
+      case 'suspend': {
+        const syncId = required(values, 'sync-id');
+        const db = await io.openDb();
+        try {
+          await suspendInstallation(db, syncId);
+        } finally {
+          await db.close();
+        }
+        io.out(JSON.stringify({ syncId, suspended: true }));
+        return 0;
+      }
+      case 'list': {
+        const db = await io.openDb();
+        try {
+          for (const i of await listInstallations(db)) {
+            io.out(
+              JSON.stringify({
+                syncId: i.syncId,
+                premium: i.premium,
+                options: i.options,
+                software: i.software,
+                suspended: i.suspended,
+                expiresAt: i.expiresAt?.toISOString() ?? null,
+                timeZone: i.timeZone,
+                createdAt: i.createdAt.toISOString(),
+              }),
+            );
+          }
+        } finally {
+          await db.close();
+        }
+        return 0;
+      }
+      default:
+        throw new UsageError(command ? `Commande inconnue : ${command}.` : 'Aucune commande indiquée.');
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`Erreur : ${err.message}`);
+      io.err(ADMIN_USAGE);
+      return 2;
+    }
+    if (err instanceof AppError) {
+      io.err(`Erreur : ${err.message}`);
+      return 1;
+    }
+    io.err(`Erreur inattendue : ${(err as Error).message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,27 @@
+import type { Queryable } from '../db/types.ts';
+
+export interface AuditEntry {
+  installationId?: string | null;
+  syncId?: string | null;
+  /** 'user' (console session), 'admin' (command line), 'anonymous' (login attempt), 'system'. */
+  actor: 'user' | 'admin' | 'anonymous' | 'system';
+  action: string;
+  address?: string | null;
+  /** Never a secret: no client id, token, password or configuration text. */
+  details?: Record<string, unknown>;
+}
+
+export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<void> {
+  await db.query(
+    `INSERT INTO audit_log (installation_id, sync_id, actor, action, address, details)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      entry.installationId ?? null,
+      entry.syncId ?? null,
+      entry.actor,
+      entry.action,
+      entry.address ?? null,
+      entry.details ? JSON.stringify(entry.details) : null,
+    ],
+  );
+}

@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+
+/** Everything the server and the admin command read from the environment (docs/server.md). */
+export interface ServerEnv {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sessionSecret: string | undefined;
+  publicIp: string | undefined;
+  logLevel: string;
+  /** Create the demo installation on PostgreSQL too (it always is on a fresh embedded database). */
+  demo: boolean;
+  /** fastify `trustProxy`: honour X-Forwarded-* from these proxies (true, a hop count or addresses). */
+  trustProxy: boolean | number | string;
+  /** Extra origins allowed to send mutating requests (a dev server on another port). */
+  allowedOrigins: string[];
+}
+
+const nonEmpty = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
+
+function parseTrustProxy(v: string | undefined): boolean | number | string {
+  const value = nonEmpty(v);
+  if (!value || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
+  const port = Number(nonEmpty(env.PORT) ?? 5000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT invalide : ${env.PORT} (attendu : un entier entre 0 et 65535).`);
+  }
+  return {
+    port,
+    host: nonEmpty(env.HOST) ?? '127.0.0.1',
+    dataDir: resolve(nonEmpty(env.DATA_DIR) ?? './data'),
+    databaseUrl: nonEmpty(env.DATABASE_URL),
+    sessionSecret: nonEmpty(env.SESSION_SECRET),
+    publicIp: nonEmpty(env.PUBLIC_IP),
+    logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    demo: env.DEMO === '1' || env.DEMO === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    allowedOrigins: (nonEmpty(env.ALLOWED_ORIGINS) ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  };
+}
