@@ -1,0 +1,55 @@
+import type { TDiagnosticIssue } from '@synchro/contracts';
+import type { TLineIndex } from '../lines.ts';
+import { countInData } from './occurrences.ts';
+import { BARE_AMPERSAND, CHAR_REF, DOUBLE_ESCAPED, INVALID_CHAR, isInvalidCharRef } from './patterns.ts';
+
+/** Faults of single characters or references: invalid characters, bare '&', double escaping. */
+export function lexicalIssues(text: string, lines: TLineIndex): TDiagnosticIssue[] {
+  const issues: TDiagnosticIssue[] = [];
+
+  let invalid = 0;
+  let firstInvalid = -1;
+  INVALID_CHAR.lastIndex = 0;
+  for (let match = INVALID_CHAR.exec(text); match !== null; match = INVALID_CHAR.exec(text)) {
+    if (firstInvalid === -1) firstInvalid = match.index;
+    invalid += 1;
+  }
+  CHAR_REF.lastIndex = 0;
+  for (let match = CHAR_REF.exec(text); match !== null; match = CHAR_REF.exec(text)) {
+    if (!isInvalidCharRef(match[0])) continue;
+    if (firstInvalid === -1 || match.index < firstInvalid) firstInvalid = match.index;
+    invalid += 1;
+  }
+  if (invalid > 0) {
+    issues.push({
+      code: 'invalid-character',
+      severity: 'error',
+      message: `${invalid} caractère(s) interdit(s) en XML 1.0 (caractères de contrôle, U+FFFE/U+FFFF, demi-paires UTF-16 ou références &#…; vers ces caractères).`,
+      line: lines.lineOf(firstInvalid),
+      count: invalid,
+    });
+  }
+
+  const bare = countInData(text, BARE_AMPERSAND);
+  if (bare.count > 0) {
+    issues.push({
+      code: 'bare-ampersand',
+      severity: 'error',
+      message: `${bare.count} « & » isolé(s) qui ne commencent pas une entité XML (ils doivent être écrits « &amp; »).`,
+      line: lines.lineOf(bare.first),
+      count: bare.count,
+    });
+  }
+
+  const doubled = countInData(text, DOUBLE_ESCAPED);
+  if (doubled.count > 0) {
+    issues.push({
+      code: 'double-escaped-entity',
+      severity: 'warning',
+      message: `${doubled.count} entité(s) échappée(s) deux fois (« &amp;apos; » au lieu de « &apos; ») : le texte affiché montre « &apos; » au lieu de l’apostrophe.`,
+      line: lines.lineOf(doubled.first),
+      count: doubled.count,
+    });
+  }
+  return issues;
+}

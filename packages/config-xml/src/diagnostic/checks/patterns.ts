@@ -1,0 +1,37 @@
+/** The lexical faults looked for in character data, as global patterns. */
+
+/** '&' that does not start one of the five predefined entities or a character reference. */
+export const BARE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)/g;
+
+/**
+ * Double-escaping artefacts: an escaped '&' followed by what was an entity or character
+ * reference (`&amp;apos;` shows as the literal text "&apos;"). A plain `&amp;` is not one.
+ */
+export const DOUBLE_ESCAPED = /&amp;((?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)/g;
+
+/** Characters XML 1.0 forbids anywhere: C0 controls except tab/LF/CR, U+FFFE, U+FFFF, lone surrogates. */
+export const INVALID_CHAR =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Character references; see isInvalidCharRef for the ones pointing at a forbidden character. */
+export const CHAR_REF = /&#(?:x([0-9a-fA-F]+)|([0-9]+));/g;
+
+export function isXmlChar(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+/** Is this character reference (`&#1;`, `&#xFFFF;`) one to a character XML forbids? */
+export function isInvalidCharRef(reference: string): boolean {
+  const hex = /^&#x([0-9a-fA-F]+);$/.exec(reference);
+  const digits = hex ? hex[1] : /^&#([0-9]+);$/.exec(reference)?.[1];
+  if (digits === undefined) return false;
+  if (digits.length > 8) return true;
+  return !isXmlChar(parseInt(digits, hex ? 16 : 10));
+}

@@ -1,0 +1,126 @@
+import type { TConfigDiagnostic, TDiagnosticIssue, TProblematicLine } from '@synchro/contracts';
+import { countInData } from './checks/occurrences.ts';
+import { BARE_AMPERSAND } from './checks/patterns.ts';
+import { encodingIssues } from './checks/encoding.ts';
+import { lexicalIssues } from './checks/lexical.ts';
+import { structureIssues } from './checks/structure.ts';
+import { extractValues, WANTED_PATHS } from './extraction.ts';
+import { walkLenient } from './lenient-tree.ts';
+import { lineIndex, type TLineIndex } from './lines.ts';
+import { MAX_CONFIG_BYTES, ROOT_NAME, utf8Length } from './sections.ts';
+import { segments } from './segments.ts';
+import { strictScan } from './well-formed.ts';
+
+/** Lines shown on each side of the problematic line. */
+const CONTEXT_LINES = 3;
+
+function contextAround(lines: TLineIndex, line: number): TProblematicLine[] {
+  const content: TProblematicLine[] = [];
+  const last = Math.min(lines.count, line + CONTEXT_LINES);
+  for (let n = Math.max(1, line - CONTEXT_LINES); n <= last; n += 1) {
+    content.push({ lineNumber: n, content: lines.content(n), isProblematic: n === line });
+  }
+  return content;
+}
+
+function empty(text: string | null | undefined, parseError: string): TConfigDiagnostic {
+  return {
+    hasXML: typeof text === 'string' && text.trim() !== '',
+    xmlLength: typeof text === 'string' ? text.length : 0,
+    isValid: false,
+    canExtractValues: false,
+    parseError,
+    problematicLine: null,
+    problematicContent: [],
+    extractionResults: {},
+    issues: [],
+  };
+}
+
+function firstDoctype(text: string): number {
+  for (const segment of segments(text)) {
+    if (segment.kind === 'doctype' && text.startsWith('<!DOCTYPE', segment.start)) return segment.start;
+    if (segment.kind === 'start') return -1;
+  }
+  return -1;
+}
+
+function diagnose(text: string): TConfigDiagnostic {
+  const bytes = utf8Length(text);
+  if (bytes > MAX_CONFIG_BYTES) {
+    const megabytes = (bytes / (1024 * 1024)).toFixed(1);
+    const message = `Le fichier XML est trop volumineux (${megabytes} MB). La taille maximale autorisée est de 50MB.`;
+    const result = empty(text, message);
+    result.issues.push({ code: 'too-large', severity: 'error', message });
+    return result;
+  }
+  const lines = lineIndex(text);
+  const strict = strictScan(text);
+  const tree = walkLenient(text, WANTED_PATHS);
+  const issues: TDiagnosticIssue[] = [];
+
+  const doctypeAt = firstDoctype(text);
+  if (strict.doctype || doctypeAt !== -1) {
+    issues.push({
+      code: 'doctype',
+      severity: 'error',
+      message:
+        'Le document contient une déclaration DOCTYPE : elle est refusée (pas de DTD ni d’entités externes).',
+      ...(doctypeAt !== -1 ? { line: lines.lineOf(doctypeAt) } : {}),
+    });
+  }
+  issues.push(...lexicalIssues(text, lines), ...encodingIssues(text, lines), ...structureIssues(tree, lines));
+
+  // The first fault in document order: saxes reads a bare '&' as the start of an entity name and
+  // reports it far later, so the lexical scan locates that one.
+  let parseError: string | null = null;
+  let problematicLine: number | null = null;
+  if (strict.fault !== null) {
+    parseError = strict.fault.message;
+    problematicLine = strict.fault.line;
+    const bare = countInData(text, BARE_AMPERSAND);
+    if (bare.first !== -1 && lines.lineOf(bare.first) < problematicLine) {
+      problematicLine = lines.lineOf(bare.first);
+      parseError = '« & » isolé (il doit être écrit « &amp; »)';
+    }
+    parseError = `Ligne ${problematicLine} : ${parseError}`;
+  } else if (strict.doctype || doctypeAt !== -1) {
+    problematicLine = doctypeAt !== -1 ? lines.lineOf(doctypeAt) : 1;
+    parseError = `Ligne ${problematicLine} : déclaration DOCTYPE refusée`;
+  } else if (strict.rootName !== ROOT_NAME) {
+    problematicLine = tree.root ? lines.lineOf(tree.root.start) : 1;
+    parseError = `Ligne ${problematicLine} : l’élément racine doit être <${ROOT_NAME}> (trouvé <${strict.rootName ?? ''}>)`;
+  }
+
+  const extractionResults = extractValues(tree);
+  const values = Object.values(extractionResults);
+  return {
+    hasXML: true,
+    xmlLength: text.length,
+    isValid: parseError === null,
+    canExtractValues:
+      tree.root?.name === ROOT_NAME &&
+      values.some((value) => value !== 'NC') &&
+      !values.some((value) => value.startsWith('Error:')),
+    parseError,
+    problematicLine,
+    problematicContent: problematicLine === null ? [] : contextAround(lines, problematicLine),
+    extractionResults,
+    issues,
+  };
+}
+
+/**
+ * Diagnose a ConfigConnecteur document (spec §3 "Diagnostic"). Never throws: any input, however
+ * broken, gives a diagnostic; no DTD is read and no entity beyond the predefined ones expanded.
+ */
+export function diagnoseConfig(text: string | null | undefined): TConfigDiagnostic {
+  if (typeof text !== 'string' || text.trim() === '') {
+    return empty(text, 'Aucun XML de configuration n’est disponible.');
+  }
+  try {
+    return diagnose(text);
+  } catch (error) {
+    return empty(text, `Le diagnostic a échoué : ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

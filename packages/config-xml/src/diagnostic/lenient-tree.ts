@@ -1,0 +1,121 @@
+import { segments } from './segments.ts';
+
+/** What the lenient walk knows of one element path (root excluded, '/'-joined, e.g. 'Info/Serial'). */
+export interface TLenientPath {
+  count: number;
+  /** Raw text (entities not expanded) of the first occurrence, for the wanted paths. */
+  raw?: string;
+  /** The first occurrence holds child elements (or was left open before the next element). */
+  hasChildren?: boolean;
+  /** The first occurrence never got its end tag. */
+  unclosed?: boolean;
+}
+
+export interface TTopLevelSection {
+  name: string;
+  /** Offset of its start tag. */
+  start: number;
+  /** Offset after its end tag (or after the self-closing tag); -1 when never closed. */
+  end: number;
+}
+
+export interface TLenientTree {
+  root: {
+    name: string;
+    start: number;
+    startTagEnd: number;
+    selfClosing: boolean;
+    endTagStart: number;
+  } | null;
+  sections: TTopLevelSection[];
+  paths: Map<string, TLenientPath>;
+}
+
+interface TOpen {
+  name: string;
+  path: string;
+  stats: TLenientPath | null;
+  collect: boolean;
+  section: TTopLevelSection | null;
+}
+
+/**
+ * Walk any text as if it were XML, tolerating faults: an end tag closes the nearest open element
+ * of that name (elements left open inside it count as unclosed), stray end tags are ignored.
+ * Gives the root, the top-level sections with their offsets and per-path counts and raw texts.
+ */
+export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set()): TLenientTree {
+  const tree: TLenientTree = { root: null, sections: [], paths: new Map() };
+  const stack: TOpen[] = [];
+  let rootClosed = false;
+  for (const segment of segments(text)) {
+    const top = stack[stack.length - 1];
+    if (segment.kind === 'text' || segment.kind === 'cdata') {
+      if (top?.collect && top.stats) top.stats.raw += text.slice(segment.start, segment.end);
+      continue;
+    }
+    if (segment.kind === 'start' && segment.name !== '') {
+      if (stack.length === 0) {
+        if (tree.root !== null || rootClosed) continue;
+        tree.root = {
+          name: segment.name,
+          start: segment.start,
+          startTagEnd: segment.end,
+          selfClosing: segment.selfClosing,
+          endTagStart: -1,
+        };
+        if (!segment.selfClosing)
+          stack.push({ name: segment.name, path: '', stats: null, collect: false, section: null });
+        else rootClosed = true;
+        continue;
+      }
+      for (const open of stack) if (open.collect && open.stats) open.stats.hasChildren = true;
+      const path = top && top.path !== '' ? `${top.path}/${segment.name}` : segment.name;
+      let stats = tree.paths.get(path);
+      if (stats === undefined) {
+        stats = { count: 0 };
+        tree.paths.set(path, stats);
+      }
+      stats.count += 1;
+      const collect = stats.count === 1 && wanted.has(path);
+      if (collect) stats.raw = '';
+      let section: TTopLevelSection | null = null;
+      if (stack.length === 1) {
+        section = { name: segment.name, start: segment.start, end: segment.selfClosing ? segment.end : -1 };
+        tree.sections.push(section);
+      }
+      if (!segment.selfClosing) stack.push({ name: segment.name, path, stats, collect, section });
+      continue;
+    }
+    if (segment.kind === 'end') {
+      let at = stack.length - 1;
+      while (at >= 0 && stack[at]?.name !== segment.name) at -= 1;
+      if (at < 0) continue;
+      while (stack.length > at + 1) {
+        const left = stack.pop();
+        if (left?.collect && left.stats) left.stats.unclosed = true;
+      }
+      const closed = stack.pop();
+      if (closed?.section) closed.section.end = segment.end;
+      if (stack.length === 0 && tree.root) {
+        tree.root.endTagStart = segment.start;
+        rootClosed = true;
+      }
+    }
+  }
+  for (const left of stack) if (left.collect && left.stats) left.stats.unclosed = true;
+  return tree;
+}
+
+/** Expand the five predefined entities and character references of a raw text. */
+export function unescapeXml(raw: string): string {
+  return raw.replace(
+    /&(amp|lt|gt|quot|apos);|&#x([0-9a-fA-F]{1,6});|&#([0-9]{1,7});/g,
+    (match, name, hex, dec) => {
+      if (name !== undefined)
+        return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as const)[name as 'amp'];
+      const code = hex !== undefined ? parseInt(hex as string, 16) : parseInt(dec as string, 10);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    },
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * A lenient lexer over the document text: it cuts it into markup and text segments without
+ * judging well-formedness, so that diagnostic and repair can look at malformed documents.
+ * Unterminated constructs run to the end of the text; a tag stops before the next '<'.
+ */
+
+export type TSegmentKind = 'text' | 'start' | 'end' | 'comment' | 'cdata' | 'pi' | 'doctype';
+
+export interface TSegment {
+  kind: TSegmentKind;
+  /** Offset of the first character. */
+  start: number;
+  /** Offset after the last character. */
+  end: number;
+  /** Element name for 'start' and 'end' segments, '' otherwise. */
+  name: string;
+  /** True for a self-closing start tag (`<Tag/>`, `<Tag />`). */
+  selfClosing: boolean;
+  /** True when the construct is not terminated (no '>', '-->', ']]>' or '?>'). */
+  unterminated: boolean;
+}
+
+const NAME_CHAR = /[^\s/>=<"'!?]/y;
+
+function isNameStart(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 58 || code >= 0xc0
+  );
+}
+
+function readName(text: string, from: number): string {
+  let end = from;
+  NAME_CHAR.lastIndex = end;
+  while (end < text.length && NAME_CHAR.test(text)) {
+    end += 1;
+    NAME_CHAR.lastIndex = end;
+  }
+  return text.slice(from, end);
+}
+
+function delimited(text: string, from: number, close: string): [number, boolean] {
+  const at = text.indexOf(close, from);
+  return at === -1 ? [text.length, true] : [at + close.length, false];
+}
+
+/** End of a tag: the first '>' outside quotes, or just before the next '<'. */
+function tagEnd(text: string, from: number): [number, boolean] {
+  let quote = 0;
+  for (let i = from; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 60) return [i, true];
+    if (quote !== 0) {
+      if (code === quote) quote = 0;
+    } else if (code === 34 || code === 39) quote = code;
+    else if (code === 62) return [i + 1, false];
+  }
+  return [text.length, true];
+}
+
+function doctypeEnd(text: string, from: number): [number, boolean] {
+  let depth = 0;
+  for (let i = from; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 91) depth += 1;
+    else if (code === 93) depth = Math.max(0, depth - 1);
+    else if (code === 62 && depth === 0) return [i + 1, false];
+  }
+  return [text.length, true];
+}
+
+/** Does a '<' at this offset open markup (rather than being a stray character of text)? */
+function opensMarkup(text: string, at: number): boolean {
+  const next = text.charCodeAt(at + 1);
+  if (next === 33 || next === 63) return true; // '!' or '?'
+  if (next === 47) return isNameStart(text.charCodeAt(at + 2)) || text.charCodeAt(at + 2) === 62;
+  return isNameStart(next);
+}
+
+export function* segments(text: string): Generator<TSegment> {
+  let pos = 0;
+  const length = text.length;
+  while (pos < length) {
+    let lt = text.indexOf('<', pos);
+    while (lt !== -1 && !opensMarkup(text, lt)) lt = text.indexOf('<', lt + 1);
+    const textEnd = lt === -1 ? length : lt;
+    if (textEnd > pos) {
+      yield { kind: 'text', start: pos, end: textEnd, name: '', selfClosing: false, unterminated: false };
+    }
+    if (lt === -1) return;
+    let kind: TSegmentKind;
+    let end: number;
+    let unterminated: boolean;
+    let name = '';
+    let selfClosing = false;
+    if (text.startsWith('<!--', lt)) {
+      kind = 'comment';
+      [end, unterminated] = delimited(text, lt + 4, '-->');
+    } else if (text.startsWith('<![CDATA[', lt)) {
+      kind = 'cdata';
+      [end, unterminated] = delimited(text, lt + 9, ']]>');
+    } else if (text.charCodeAt(lt + 1) === 63) {
+      kind = 'pi';
+      [end, unterminated] = delimited(text, lt + 2, '?>');
+    } else if (text.charCodeAt(lt + 1) === 33) {
+      kind = 'doctype';
+      [end, unterminated] = doctypeEnd(text, lt + 2);
+    } else if (text.charCodeAt(lt + 1) === 47) {
+      kind = 'end';
+      name = readName(text, lt + 2);
+      [end, unterminated] = tagEnd(text, lt + 2);
+    } else {
+      kind = 'start';
+      name = readName(text, lt + 1);
+      [end, unterminated] = tagEnd(text, lt + 1);
+      selfClosing = !unterminated && text.charCodeAt(end - 2) === 47;
+    }
+    yield { kind, start: lt, end, name, selfClosing, unterminated };
+    pos = end;
+  }
+}

@@ -1,0 +1,48 @@
+import { SaxesParser } from 'saxes';
+import { frenchParserMessage } from './parser-messages.ts';
+
+/** The first well-formedness fault of a document. */
+export interface TParseFault {
+  /** French description, without position. */
+  message: string;
+  line: number;
+  column: number;
+}
+
+export interface TStrictScan {
+  fault: TParseFault | null;
+  doctype: boolean;
+  rootName: string | null;
+}
+
+/**
+ * One strict pass of saxes over the document: first fault (French), DOCTYPE presence, root name.
+ * saxes expands no entity beyond the five predefined ones and never fetches anything.
+ */
+export function strictScan(text: string): TStrictScan {
+  const parser = new SaxesParser({ position: true });
+  const result: TStrictScan = { fault: null, doctype: false, rootName: null };
+
+  parser.on('error', (error) => {
+    if (result.fault !== null) return;
+    const message = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
+    result.fault = { message: frenchParserMessage(message), line: parser.line, column: parser.column };
+  });
+  parser.on('doctype', () => {
+    result.doctype = true;
+  });
+  parser.on('opentag', (tag) => {
+    result.rootName ??= tag.name;
+  });
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    // saxes reports through the handler; anything thrown here is an internal limit.
+    result.fault ??= {
+      message: `erreur d’analyse (${String(error)})`,
+      line: parser.line,
+      column: parser.column,
+    };
+  }
+  return result;
+}

@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { ZConfigDiagnostic } from '@synchro/contracts';
+import { describe, expect, it } from 'vitest';
+import { diagnoseConfig } from '../src/diagnostic/diagnose.ts';
+import { encodeOneLevel } from '../src/diagnostic/encoding-runs.ts';
+
+const fixture = readFileSync(new URL('./fixtures/connexion-ebp-gescom.xml', import.meta.url), 'utf8');
+const codes = (text: string): string[] => diagnoseConfig(text).issues.map((issue) => issue.code);
+const small = (body: string): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\r\n<Connexion>\r\n  <Sources/>\r\n  <Info>\r\n${body}\r\n  </Info>\r\n  <Terminaux/>\r\n</Connexion>\r\n`;
+
+describe('diagnoseConfig on the fixture', () => {
+  const diagnostic = diagnoseConfig(fixture);
+
+  it('matches the contract schema and reports a valid, readable document', () => {
+    expect(ZConfigDiagnostic.parse(diagnostic)).toEqual(diagnostic);
+    expect(diagnostic).toMatchObject({
+      hasXML: true,
+      xmlLength: fixture.length,
+      isValid: true,
+      canExtractValues: true,
+      parseError: null,
+      problematicLine: null,
+      problematicContent: [],
+    });
+  });
+
+  it('extracts the key fields, decoded, with NC for the absent ones', () => {
+    expect(diagnostic.extractionResults).toMatchObject({
+      VersionConnecteur: 'NC',
+      NuxiAutomateInstall: '1',
+      DateMAJConfig: '20250305093300664',
+      Serial: 'DEMO-EB15-AB22-A1BA-5B66',
+      'DerSynchro.DateHeure': '20250309080952542',
+      'DerSynchro.TypeDeSync': 'Complète',
+      NbSources: '4',
+      NbLiaisons: '4',
+      NbCorrespondances: '25',
+      NbDonnees: '63',
+      NbTerminaux: '25',
+      NbPlannings: '0',
+    });
+    expect(diagnostic.extractionResults.Exe).toContain('Exécutable Windows 64 bits');
+  });
+
+  it('flags the double-escaping artefacts of the fixture, and nothing else', () => {
+    expect(diagnostic.issues).toEqual([
+      expect.objectContaining({ code: 'double-escaped-entity', severity: 'warning', line: 586, count: 27 }),
+    ]);
+  });
+});
+
+describe('diagnoseConfig on broken input', () => {
+  it('reports absent XML without throwing', () => {
+    for (const input of [null, undefined, '', '  \r\n']) {
+      const diagnostic = diagnoseConfig(input);
+      expect(diagnostic.hasXML).toBe(false);
+      expect(diagnostic.isValid).toBe(false);
+      expect(diagnostic.canExtractValues).toBe(false);
+    }
+  });
+
+  it('gives the faulty line in French with three context lines on each side', () => {
+    const broken = fixture.replace('<Serial>DEMO-EB15-AB22-A1BA-5B66</Serial>', '<Serial>DEMO</Serail>');
+    const diagnostic = diagnoseConfig(broken);
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.problematicLine).toBe(263);
+    expect(diagnostic.parseError).toMatch(/^Ligne 263 : /);
+    expect(diagnostic.problematicContent.map((line) => line.lineNumber)).toEqual([
+      260, 261, 262, 263, 264, 265, 266,
+    ]);
+    expect(diagnostic.problematicContent.filter((line) => line.isProblematic)).toEqual([
+      { lineNumber: 263, content: '    <Serial>DEMO</Serail>', isProblematic: true },
+    ]);
+  });
+
+  it('places a bare & on its own line although saxes reports it later', () => {
+    const diagnostic = diagnoseConfig(fixture.replace('<Nom>BERGER</Nom>', '<Nom>BERGER & fils</Nom>'));
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.problematicLine).toBe(291);
+    expect(diagnostic.parseError).toContain('« & » isolé');
+    expect(codes(fixture.replace('BERGER', 'R&D'))).toContain('bare-ampersand');
+  });
+
+  it('still extracts values from an invalid document, with Error: for a field it cannot read', () => {
+    const diagnostic = diagnoseConfig(fixture.replace('DEMO-EB15-AB22-A1BA-5B66</Serial>', 'DEMO'));
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.extractionResults.Serial).toMatch(/^Error: /);
+    expect(diagnostic.extractionResults.NbTerminaux).toBe('25');
+    expect(diagnostic.canExtractValues).toBe(false);
+    const other = diagnoseConfig(fixture.replace('<Nom>BERGER</Nom>', '<Nom>BERGER</Nmo>'));
+    expect(other.isValid).toBe(false);
+    expect(other.canExtractValues).toBe(true);
+    expect(other.extractionResults.Serial).toBe('DEMO-EB15-AB22-A1BA-5B66');
+  });
+
+  it('flags a field present twice', () => {
+    const twice = small('    <Serial>A</Serial>\r\n    <Serial>B</Serial>');
+    expect(diagnoseConfig(twice).extractionResults.Serial).toBe('Error: <Serial> présent 2 fois');
+  });
+
+  it('refuses a DOCTYPE without expanding its entities', () => {
+    const billion =
+      '<?xml version="1.0"?><!DOCTYPE Connexion [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>\n<Connexion><Info><Serial>&b;</Serial></Info></Connexion>';
+    const diagnostic = diagnoseConfig(billion);
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.issues.map((issue) => issue.code)).toContain('doctype');
+    expect(diagnostic.extractionResults.Serial).not.toContain('aaaa');
+  });
+
+  it('reports characters invalid in XML 1.0, literal or as references', () => {
+    const diagnostic = diagnoseConfig(small('    <Serial>A\u0001B&#x1F;</Serial>'));
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.issues).toContainEqual(
+      expect.objectContaining({ code: 'invalid-character', count: 2, line: 5 }),
+    );
+    expect(codes(small('    <Serial>A&#13;&#x9;</Serial>'))).not.toContain('invalid-character');
+  });
+
+  it('reports plain accented text and multiple encodings apart from the convention', () => {
+    const convention = encodeOneLevel('Léa');
+    expect(codes(small(`    <Exe>${convention}</Exe>`))).not.toContain('plain-encoding');
+    expect(codes(small(`    <Exe>${convention}</Exe>`))).not.toContain('multiple-encoding');
+    const plain = diagnoseConfig(small(`    <Exe>${convention}</Exe>\r\n    <Serial>Léa</Serial>`));
+    expect(plain.issues).toContainEqual(
+      expect.objectContaining({ code: 'plain-encoding', count: 1, line: 6 }),
+    );
+    expect(plain.issues.find((issue) => issue.code === 'plain-encoding')?.message).toContain(
+      'encodages mélangés',
+    );
+    const double = encodeOneLevel(convention);
+    const triple = encodeOneLevel(double);
+    const multiple = diagnoseConfig(small(`    <Exe>${double}</Exe>\r\n    <Serial>${triple}</Serial>`));
+    expect(multiple.issues).toContainEqual(
+      expect.objectContaining({ code: 'multiple-encoding', count: 2, line: 5 }),
+    );
+  });
+
+  it('reports missing sections: required ones as errors, the others as warnings', () => {
+    const diagnostic = diagnoseConfig('<Connexion>\n  <Sources/>\n</Connexion>');
+    const missing = diagnostic.issues.filter((issue) => issue.code === 'missing-section');
+    expect(missing.filter((issue) => issue.severity === 'error').map((issue) => issue.message)).toEqual([
+      'La section obligatoire <Info> est absente.',
+      'La section obligatoire <Terminaux> est absente.',
+    ]);
+    expect(missing.filter((issue) => issue.severity === 'warning')).toHaveLength(7);
+    expect(diagnostic.isValid).toBe(true);
+  });
+
+  it('reports a wrong root element as invalid', () => {
+    const diagnostic = diagnoseConfig('<Config><Info/></Config>');
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.parseError).toContain('<Connexion>');
+    expect(codes('<Config/>')).toContain('wrong-root');
+  });
+
+  it('refuses a document over 50 MB without parsing it', () => {
+    const huge = `<Connexion>${' '.repeat(50 * 1024 * 1024)}</Connexion>`;
+    const started = performance.now();
+    const diagnostic = diagnoseConfig(huge);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.parseError).toContain('trop volumineux');
+    expect(diagnostic.issues.map((issue) => issue.code)).toEqual(['too-large']);
+  });
+});
