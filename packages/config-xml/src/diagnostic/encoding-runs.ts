@@ -92,4 +92,5 @@ export function decodeForDisplay(value: string): string {
 }
 
 /** Maximal runs of non-ASCII characters. */
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at U+0000
 export const NON_ASCII_RUN = /[^\x00-\x7f]+/g;

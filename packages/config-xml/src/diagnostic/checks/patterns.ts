@@ -11,6 +11,7 @@ export const DOUBLE_ESCAPED = /&amp;((?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F
 
 /** Characters XML 1.0 forbids anywhere: C0 controls except tab/LF/CR, U+FFFE, U+FFFF, lone surrogates. */
 export const INVALID_CHAR =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Character references; see isInvalidCharRef for the ones pointing at a forbidden character. */
