@@ -91,6 +91,6 @@ export function decodeForDisplay(value: string): string {
   return value.replace(NON_ASCII_RUN, (run) => decodeOneLevel(run) ?? run);
 }
 
-/** Maximal runs of non-ASCII characters. */
+/** Maximal runs of non-ASCII characters (a byte order mark is never text to re-encode). */
 // eslint-disable-next-line no-control-regex -- the ASCII range starts at U+0000
-export const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
+export const NON_ASCII_RUN = /[^\x00-\x7f\ufeff]+/g;

@@ -1,0 +1,137 @@
+import { replaceInData, TEXT_ONLY } from '../diagnostic/checks/occurrences.ts';
+import {
+  BARE_AMPERSAND,
+  CHAR_REF,
+  DOUBLE_ESCAPED,
+  INVALID_CHAR,
+  isInvalidCharRef,
+} from '../diagnostic/checks/patterns.ts';
+import { classifyRun, NON_ASCII_RUN, toConvention } from '../diagnostic/encoding-runs.ts';
+import { lineIndex } from '../diagnostic/lines.ts';
+import type { TRepairStep } from './types.ts';
+
+/** Characters XML 1.0 forbids, and references to them, are removed (everywhere). */
+export const removeInvalidCharacters: TRepairStep = (text) => {
+  let count = 0;
+  let first = -1;
+  INVALID_CHAR.lastIndex = 0;
+  for (let match = INVALID_CHAR.exec(text); match !== null; match = INVALID_CHAR.exec(text)) {
+    if (first === -1) first = match.index;
+    count += 1;
+  }
+  CHAR_REF.lastIndex = 0;
+  for (let match = CHAR_REF.exec(text); match !== null; match = CHAR_REF.exec(text)) {
+    if (!isInvalidCharRef(match[0])) continue;
+    if (first === -1 || match.index < first) first = match.index;
+    count += 1;
+  }
+  if (count === 0) return { text, changes: [] };
+  const line = lineIndex(text).lineOf(first);
+  const cleaned = text
+    .replace(INVALID_CHAR, '')
+    .replace(CHAR_REF, (ref) => (isInvalidCharRef(ref) ? '' : ref));
+  return {
+    text: cleaned,
+    changes: [
+      { code: 'invalid-character', message: `${count} caractère(s) interdit(s) en XML supprimé(s).`, line },
+    ],
+  };
+};
+
+/** A '&' that starts no entity becomes '&amp;' (in text and attribute values). */
+export const escapeBareAmpersands: TRepairStep = (text) => {
+  const { text: out, found } = replaceInData(text, BARE_AMPERSAND, () => '&amp;');
+  if (found.count === 0) return { text, changes: [] };
+  return {
+    text: out,
+    changes: [
+      {
+        code: 'bare-ampersand',
+        message: `${found.count} « & » isolé(s) remplacé(s) par « &amp; ».`,
+        line: lineIndex(text).lineOf(found.first),
+      },
+    ],
+  };
+};
+
+/** A '<' in text that opens no markup (`a < b`) becomes '&lt;'. */
+export const escapeStrayLessThan: TRepairStep = (text) => {
+  const { text: out, found } = replaceInData(text, /</g, () => '&lt;', TEXT_ONLY);
+  if (found.count === 0) return { text, changes: [] };
+  return {
+    text: out,
+    changes: [
+      {
+        code: 'bare-less-than',
+        message: `${found.count} « < » isolé(s) remplacé(s) par « &lt; ».`,
+        line: lineIndex(text).lineOf(found.first),
+      },
+    ],
+  };
+};
+
+/** Double-escaping artefacts lose one level: `&amp;apos;` → `&apos;` (repeated for triple escapes). */
+export const undoDoubleEscaping: TRepairStep = (text) => {
+  let current = text;
+  let count = 0;
+  let first = -1;
+  for (let pass = 0; pass < 8; pass += 1) {
+    const { text: out, found } = replaceInData(current, DOUBLE_ESCAPED, (match) => `&${match.slice(5)}`);
+    if (found.count === 0) break;
+    if (first === -1) first = found.first;
+    count += found.count;
+    current = out;
+  }
+  if (count === 0) return { text, changes: [] };
+  return {
+    text: current,
+    changes: [
+      {
+        code: 'double-escaped-entity',
+        message: `${count} entité(s) échappée(s) deux fois corrigée(s) (« &amp;apos; » → « &apos; »).`,
+        line: lineIndex(text).lineOf(first),
+      },
+    ],
+  };
+};
+
+/** Text brought to the connector's convention: plain accented text encoded, extra levels decoded. */
+export const normaliseEncoding: TRepairStep = (text) => {
+  let plain = 0;
+  let multiple = 0;
+  let first = -1;
+  const { text: out } = replaceInData(
+    text,
+    NON_ASCII_RUN,
+    (run) => {
+      let next = '';
+      for (const piece of classifyRun(run)) {
+        if (piece.level === 0) plain += 1;
+        else if (piece.level > 1) multiple += 1;
+        next += piece.level === 1 ? piece.text : toConvention(piece);
+      }
+      return next;
+    },
+    TEXT_ONLY,
+  );
+  if (out === text) return { text, changes: [] };
+  // First changed offset, for the line of the change.
+  for (let i = 0; i < text.length && first === -1; i += 1) if (text[i] !== out[i]) first = i;
+  const line = lineIndex(text).lineOf(Math.max(0, first));
+  const changes = [];
+  if (plain > 0) {
+    changes.push({
+      code: 'plain-encoding',
+      message: `${plain} texte(s) accentué(s) ré-encodé(s) selon la convention du connecteur (UTF-8 relu en Latin-1).`,
+      line,
+    });
+  }
+  if (multiple > 0) {
+    changes.push({
+      code: 'multiple-encoding',
+      message: `${multiple} texte(s) encodé(s) plusieurs fois ramené(s) à un seul encodage.`,
+      line,
+    });
+  }
+  return { text: out, changes };
+};

@@ -1,0 +1,75 @@
+import type { TRepairChange } from '@synchro/contracts';
+import { diagnoseConfig } from '../diagnostic/diagnose.ts';
+import { MAX_CONFIG_BYTES, utf8Length } from '../diagnostic/sections.ts';
+import { strictScan } from '../diagnostic/well-formed.ts';
+import { ConfigXmlError } from '../errors.ts';
+import { fixEndTags } from './end-tags.ts';
+import {
+  escapeBareAmpersands,
+  escapeStrayLessThan,
+  normaliseEncoding,
+  removeInvalidCharacters,
+  undoDoubleEscaping,
+} from './lexical-steps.ts';
+import { addMissingSections } from './sections.ts';
+import type { TRepairStep } from './types.ts';
+
+export interface TRepairResult {
+  text: string;
+  changes: TRepairChange[];
+}
+
+/** Character-level steps, in order; none of them adds or removes a line. */
+const LEXICAL_STEPS: readonly TRepairStep[] = [
+  removeInvalidCharacters,
+  escapeBareAmpersands,
+  escapeStrayLessThan,
+  undoDoubleEscaping,
+  normaliseEncoding,
+];
+
+/**
+ * Repair the common faults of a ConfigConnecteur document (see README "Diagnostic and repair").
+ * Returns the repaired text and what changed; a document with none of these faults comes back
+ * identical with no change. Throws ConfigXmlError ('repair-ambiguous', 'repair-refused') when it
+ * cannot repair without guessing; what it returns is always valid for diagnoseConfig.
+ */
+export function repairConfig(text: string): TRepairResult {
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new ConfigXmlError('repair-refused', 'Aucun XML de configuration à réparer.');
+  }
+  if (utf8Length(text) > MAX_CONFIG_BYTES) {
+    throw new ConfigXmlError(
+      'repair-refused',
+      'Le fichier XML est trop volumineux pour être réparé. La taille maximale autorisée est de 50MB.',
+    );
+  }
+  const changes: TRepairChange[] = [];
+  let current = text;
+  const apply = (step: TRepairStep): void => {
+    const result = step(current);
+    current = result.text;
+    changes.push(...result.changes);
+  };
+  for (const step of LEXICAL_STEPS) apply(step);
+  const scan = strictScan(current);
+  if (scan.doctype) {
+    throw new ConfigXmlError(
+      'repair-refused',
+      'Le document contient une déclaration DOCTYPE : réparation automatique refusée.',
+    );
+  }
+  // Tags are only touched when the document is not well-formed, so valid mixed content stays.
+  if (scan.fault !== null) apply(fixEndTags);
+  apply(addMissingSections);
+
+  const check = diagnoseConfig(current);
+  if (!check.isValid) {
+    throw new ConfigXmlError(
+      'repair-ambiguous',
+      `Réparation automatique impossible sans deviner : ${check.parseError ?? 'document toujours invalide'}.`,
+      check.problematicLine !== null ? { line: check.problematicLine } : {},
+    );
+  }
+  return { text: current, changes };
+}
