@@ -1,0 +1,82 @@
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/types.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { serverIpRoutes } from './features/server-ip/routes.ts';
+import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
+import { userRoutes } from './features/user/routes.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { installRequestGuards } from './http/security.ts';
+import { loggerOptions } from './http/logging.ts';
+import { hasBuiltSpa, serveSpa } from './static/spa.ts';
+
+export interface AppDeps {
+  db: Db;
+  sessionSecret: string;
+  publicIp?: string | undefined;
+  /** fastify trustProxy: X-Forwarded-Proto/-For/-Host are believed only from these proxies. */
+  trustProxy?: boolean | number | string;
+  allowedOrigins?: readonly string[];
+  /** Folder of the built SPA; not served when absent. */
+  webDistDir?: string | null;
+  logLevel?: string;
+  /** Where logs go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
+  now?: () => Date;
+}
+
+const BODY_LIMIT = 60 * 1024 * 1024;
+
+// A number means "trust that many proxy hops" (proxy-addr's function form).
+const trustProxyOption = (value: boolean | number | string) =>
+  typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const logger: FastifyServerOptions['logger'] =
+    deps.logLevel === 'silent' && !deps.logStream
+      ? false
+      : loggerOptions(deps.logLevel ?? 'info', deps.logStream);
+  const app = Fastify({
+    logger,
+    trustProxy: trustProxyOption(deps.trustProxy ?? false),
+    bodyLimit: BODY_LIMIT,
+  });
+  // Only JSON bodies: text/plain (a "simple" cross-site request) and forms never reach a route.
+  app.removeContentTypeParser('text/plain');
+
+  const ctx: AppContext = {
+    db: deps.db,
+    sessionSecret: deps.sessionSecret,
+    publicIp: deps.publicIp,
+    now: deps.now ?? (() => new Date()),
+  };
+
+  installErrorHandling(app);
+  installRequestGuards(app, { allowedOrigins: deps.allowedOrigins ?? [] });
+  await app.register(fastifyCookie);
+
+  authRoutes(app, ctx);
+  userRoutes(app, ctx);
+  serverIpRoutes(app, ctx);
+  syncAutomateRoutes(app, ctx);
+
+  const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;
+  if (spa) await serveSpa(app, spa);
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+    if (spa && isPage && request.url !== '/api') {
+      void reply.header('Cache-Control', 'no-cache');
+      return reply.sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send({
+        message: `Ressource introuvable : ${request.method} ${request.url.split('?')[0]}`,
+        code: 'NOT_FOUND',
+      });
+  });
+  return app;
+}

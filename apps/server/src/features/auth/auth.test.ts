@@ -1,0 +1,196 @@
+import { SECRET_PLACEHOLDER, ZUser } from '@synchro/contracts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addInstallation, login, sessionCookie, signIn, testApp } from '../../../test/helpers/app.ts';
+import { openTestDb } from '../../../test/helpers/db.ts';
+import type { Db } from '../../db/types.ts';
+import { setExpiry, suspendInstallation } from '../installations/service.ts';
+import { SESSION_IDLE_MS } from './sessions.ts';
+
+let db: Db;
+let app: FastifyInstance;
+let clock = new Date('2026-01-15T10:00:00Z');
+
+beforeAll(async () => {
+  db = await openTestDb();
+  app = await testApp(db, { now: () => clock });
+  await addInstallation(db, { syncId: 'AUTH001' });
+  await addInstallation(db, { syncId: 'SUSP001' });
+  await addInstallation(db, { syncId: 'EXP001' });
+  await addInstallation(db, { syncId: 'LATE001' });
+});
+afterAll(async () => {
+  await app.close();
+  await db.close();
+});
+
+describe('POST /api/login', () => {
+  it('answers the user and sets an HttpOnly SameSite=Lax session cookie on /', async () => {
+    const res = await login(app, 'AUTH001');
+    expect(res.statusCode).toBe(200);
+    const user = ZUser.parse(res.json());
+    expect(user).toMatchObject({
+      IDSynchro: 'AUTH001',
+      Premium: 1,
+      Options: '25;AUTH001;A',
+      configVersion: 1,
+    });
+    const cookie = res.cookies.find((c) => c.name === 'synchro_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie?.secure).toBeFalsy();
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('sets Secure when the request came over HTTPS through the trusted proxy', async () => {
+    const proxied = await testApp(db, { trustProxy: true });
+    try {
+      const res = await login(proxied, 'AUTH001', 'client-secret', { 'x-forwarded-proto': 'https' });
+      expect(res.cookies.find((c) => c.name === 'synchro_session')?.secure).toBe(true);
+    } finally {
+      await proxied.close();
+    }
+    // Without the trust setting, the header is not believed.
+    const direct = await login(app, 'AUTH001', 'client-secret', { 'x-forwarded-proto': 'https' });
+    expect(direct.cookies.find((c) => c.name === 'synchro_session')?.secure).toBeFalsy();
+  });
+
+  it('gives the same 401 message for an unknown sync id and a wrong client id', async () => {
+    const wrong = await login(app, 'AUTH001', 'not-the-secret', { 'x-forwarded-for': '1' });
+    const unknown = await login(app, 'NOBODY', 'client-secret');
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ message: 'Identifiants incorrects', code: 'BAD_CREDENTIALS' });
+    expect(unknown.json()).toEqual(wrong.json());
+    expect(wrong.cookies).toHaveLength(0);
+  });
+
+  it('refuses invalid input with 400 and a French message', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: 'abc', password: '' },
+    });
+    expect(res.statusCode).toBe(400);
+    const body = res.json<{ message: string }>();
+    expect(body.message).toContain('majuscules');
+    expect(body.message).toContain("L'ID Client est obligatoire");
+    const missing = await app.inject({ method: 'POST', url: '/api/login', payload: {} });
+    expect(missing.json<{ message: string }>().message).toContain('username : champ obligatoire');
+  });
+
+  it('gives a new session id at every login and ends the previous one of this browser', async () => {
+    const first = await signIn(app, 'AUTH001');
+    const second = sessionCookie(await login(app, 'AUTH001', 'client-secret', { cookie: first }));
+    expect(second).not.toBe(first);
+    expect((await app.inject({ url: '/api/user', headers: { cookie: first } })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/api/user', headers: { cookie: second } })).statusCode).toBe(200);
+  });
+
+  it('records the attempt in the audit log without any secret', async () => {
+    const rows = await db.query<{ action: string; details: unknown }>(
+      `SELECT action, details FROM audit_log WHERE sync_id = 'AUTH001' ORDER BY id`,
+    );
+    expect(rows.map((r) => r.action)).toContain('login.success');
+    expect(rows.map((r) => r.action)).toContain('login.failure');
+    expect(JSON.stringify(rows)).not.toMatch(/client-secret|not-the-secret/);
+  });
+});
+
+describe('GET /api/user', () => {
+  it('answers 401 with a French message without a session, or with a forged cookie', async () => {
+    const none = await app.inject({ url: '/api/user' });
+    expect(none.statusCode).toBe(401);
+    expect(none.json<{ message: string }>().message).toMatch(/connecté/);
+    const forged = await app.inject({
+      url: '/api/user',
+      headers: { cookie: `synchro_session=${'A'.repeat(43)}` },
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it('carries the configuration with every secret replaced by the placeholder', async () => {
+    const cookie = await signIn(app, 'AUTH001');
+    const res = await app.inject({ url: '/api/user', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    const body = res.body;
+    // The fixture's secrets: source and link passwords, the agenda OAuth token, the customer-area login.
+    for (const secret of ['Demo-75e469', 'Demo-9a2289', 'PGpldG9uLWRlLWRlbW9uc3RyYXRpb24vPg==']) {
+      expect(body).not.toContain(secret);
+    }
+    const user = ZUser.parse(res.json());
+    expect(user.ConfigConnecteur).toContain(SECRET_PLACEHOLDER);
+    expect(user.ConfigConnecteur).toMatch(
+      /<EspaceClient>\s*<Utilisateur>••••••••<\/Utilisateur>\s*<MDP>••••••••<\/MDP>/,
+    );
+    // Non-secret values are kept.
+    expect(user.ConfigConnecteur).toContain('<Provider>SQLOLEDB</Provider>');
+    expect(user.Tablettes).toBe('1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom');
+  });
+
+  it('counts the schedules per type', async () => {
+    const cookie = await signIn(app, 'AUTH001');
+    const user = ZUser.parse((await app.inject({ url: '/api/user', headers: { cookie } })).json());
+    // The fixture has no Planning entry.
+    expect(user.planningCounts).toEqual({ C: 0, R: 0, I: 0 });
+  });
+});
+
+describe('session end', () => {
+  it('logout ends the session server side and clears the cookie', async () => {
+    const cookie = await signIn(app, 'AUTH001');
+    const res = await app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    const cleared = res.cookies.find((c) => c.name === 'synchro_session');
+    expect(cleared?.value).toBe('');
+    expect(cleared?.expires?.getTime() ?? cleared?.maxAge).toBeLessThanOrEqual(Date.now());
+    expect((await app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('a session idle for 12 hours is refused', async () => {
+    const cookie = await signIn(app, 'LATE001');
+    clock = new Date(clock.getTime() + SESSION_IDLE_MS - 60_000);
+    expect((await app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(200);
+    clock = new Date(clock.getTime() + SESSION_IDLE_MS - 60_000);
+    expect((await app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(200);
+    clock = new Date(clock.getTime() + SESSION_IDLE_MS + 1000);
+    expect((await app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('a session older than 7 days is refused even when used every hour', async () => {
+    const cookie = await signIn(app, 'LATE001');
+    for (let hour = 1; hour < 7 * 24; hour += 11) {
+      clock = new Date(clock.getTime() + 11 * 3600_000);
+      const res = await app.inject({ url: '/api/user', headers: { cookie } });
+      expect(res.statusCode).toBe(hour + 11 < 7 * 24 ? 200 : 401);
+    }
+  });
+});
+
+describe('suspended and expired installations', () => {
+  it('a suspended installation cannot sign in and loses its sessions', async () => {
+    const cookie = await signIn(app, 'SUSP001');
+    await suspendInstallation(db, 'SUSP001');
+    expect((await app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
+    const res = await login(app, 'SUSP001');
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ message: string }>().message).toContain('suspendue');
+    expect(res.cookies).toHaveLength(0);
+    // A wrong client id still gets the generic answer: suspension is not revealed to guessers.
+    expect((await login(app, 'SUSP001', 'wrong')).statusCode).toBe(401);
+  });
+
+  it('an expired installation cannot sign in; its open sessions are refused and deleted', async () => {
+    const cookie = await signIn(app, 'EXP001');
+    await setExpiry(db, 'EXP001', new Date(clock.getTime() - 1000));
+    const user = await app.inject({ url: '/api/user', headers: { cookie } });
+    expect(user.statusCode).toBe(401);
+    expect(user.json<{ message: string }>().message).toContain('expiré');
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM sessions s JOIN installations i ON i.id = s.installation_id WHERE i.sync_id = 'EXP001'`,
+    );
+    expect(row?.n).toBe(0);
+    const res = await login(app, 'EXP001');
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ message: string }>().message).toContain('expiré');
+  });
+});

@@ -1,0 +1,86 @@
+import type { TLoginRequest } from '@synchro/contracts';
+import { recordAudit } from '../../audit/audit.ts';
+import type { Db } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { decoyClientIdHash, verifyClientId } from '../../security/secrets.ts';
+import { findInstallationBySyncId, isExpired, type Installation } from '../installations/service.ts';
+import { createSession, deleteInstallationSessions, deleteSession } from './sessions.ts';
+import { assertNotThrottled, recordFailure, throttleKeys } from './throttle.ts';
+
+export const BAD_CREDENTIALS_MESSAGE = 'Identifiants incorrects';
+export const SUSPENDED_MESSAGE =
+  "Cette installation est suspendue : la connexion à la console n'est pas possible. Contactez votre fournisseur.";
+export const EXPIRED_MESSAGE =
+  "La licence de cette installation a expiré : la connexion à la console n'est pas possible. Contactez votre fournisseur pour la renouveler.";
+
+/** Why an installation may not use the console now, or null when it may. */
+export function accessRefusal(installation: Installation, now: Date): string | null {
+  if (installation.suspended) return SUSPENDED_MESSAGE;
+  if (isExpired(installation, now)) return EXPIRED_MESSAGE;
+  return null;
+}
+
+export interface LoginInput {
+  credentials: TLoginRequest;
+  address: string;
+  /** The session token the browser already had, replaced by a new one. */
+  previousToken: string | undefined;
+  secret: string;
+  now: Date;
+}
+
+export async function login(
+  db: Db,
+  input: LoginInput,
+): Promise<{ installation: Installation; token: string }> {
+  const { credentials, address, now } = input;
+  const keys = throttleKeys(credentials.username, address);
+  await assertNotThrottled(db, keys, now);
+
+  const installation = await findInstallationBySyncId(db, credentials.username);
+  const hash = installation?.clientIdHash ?? (await decoyClientIdHash());
+  const valid = (await verifyClientId(credentials.password, hash)) && installation !== null;
+  if (!valid || !installation) {
+    await recordFailure(db, keys, now);
+    await recordAudit(db, {
+      installationId: installation?.id ?? null,
+      syncId: credentials.username,
+      actor: 'anonymous',
+      action: 'login.failure',
+      address,
+    });
+    throw new AppError(401, BAD_CREDENTIALS_MESSAGE, 'BAD_CREDENTIALS');
+  }
+
+  const refusal = accessRefusal(installation, now);
+  if (refusal) {
+    await deleteInstallationSessions(db, installation.id);
+    await recordAudit(db, {
+      installationId: installation.id,
+      syncId: installation.syncId,
+      actor: 'anonymous',
+      action: 'login.refused',
+      address,
+      details: { reason: installation.suspended ? 'suspended' : 'expired' },
+    });
+    throw new AppError(403, refusal, installation.suspended ? 'SUSPENDED' : 'EXPIRED');
+  }
+
+  return db.transaction(async (tx) => {
+    if (input.previousToken) await deleteSession(tx, input.previousToken, input.secret);
+    const token = await createSession(tx, {
+      installationId: installation.id,
+      secret: input.secret,
+      address,
+      now,
+    });
+    await recordAudit(tx, {
+      installationId: installation.id,
+      syncId: installation.syncId,
+      actor: 'user',
+      action: 'login.success',
+      address,
+    });
+    return { installation, token };
+  });
+}

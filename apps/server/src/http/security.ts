@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './errors.ts';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+// 'unsafe-inline' styles: UI libraries position popovers with inline style attributes.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface SecurityOptions {
+  /** Origins besides the server's own that may send mutating requests (e.g. a dev server). */
+  allowedOrigins: readonly string[];
+}
+
+function ownOrigin(request: FastifyRequest): string {
+  // With trustProxy, protocol and host come from X-Forwarded-Proto / X-Forwarded-Host.
+  return `${request.protocol}://${request.host}`;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The origin a browser says the request comes from, or undefined when it says nothing. */
+function claimedOrigin(request: FastifyRequest): string | null | undefined {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string') return origin === 'null' ? null : originOf(origin);
+  const referer = request.headers.referer;
+  if (typeof referer === 'string') return originOf(referer);
+  return undefined;
+}
+
+const CROSS_ORIGIN_MESSAGE = "Requête refusée : elle ne provient pas de l'origine de la console.";
+
+/**
+ * Cross-site request forgery defence: mutating API requests must come from the console's own
+ * origin and carry JSON (an HTML form cannot send application/json).
+ */
+export function installRequestGuards(app: FastifyInstance, options: SecurityOptions): void {
+  const allowed = new Set(
+    options.allowedOrigins.map((o) => originOf(o)).filter((o): o is string => o !== null),
+  );
+  app.addHook('onRequest', async (request) => {
+    if (!MUTATING.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (request.headers['sec-fetch-site'] === 'cross-site')
+      throw new AppError(403, CROSS_ORIGIN_MESSAGE, 'CROSS_ORIGIN');
+    const claimed = claimedOrigin(request);
+    if (
+      claimed !== undefined &&
+      claimed !== ownOrigin(request) &&
+      !(claimed !== null && allowed.has(claimed))
+    ) {
+      throw new AppError(403, CROSS_ORIGIN_MESSAGE, 'CROSS_ORIGIN');
+    }
+    const contentType = request.headers['content-type'];
+    const hasBody =
+      Number(request.headers['content-length'] ?? 0) > 0 ||
+      request.headers['transfer-encoding'] !== undefined;
+    const isJson = typeof contentType === 'string' && /^application\/json\s*(;|$)/i.test(contentType);
+    if ((contentType !== undefined || hasBody) && !isJson) {
+      throw new AppError(
+        415,
+        'Type de contenu non pris en charge : les requêtes doivent être envoyées en JSON (application/json).',
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+    }
+  });
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    void reply.header('X-Content-Type-Options', 'nosniff');
+    void reply.header('X-Frame-Options', 'DENY');
+    void reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    void reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    if (request.url.startsWith('/api/')) void reply.header('Cache-Control', 'no-store');
+  });
+}
