@@ -71,12 +71,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       void reply.header('Cache-Control', 'no-cache');
       return reply.sendFile('index.html');
     }
-    return reply
-      .status(404)
-      .send({
-        message: `Ressource introuvable : ${request.method} ${request.url.split('?')[0]}`,
-        code: 'NOT_FOUND',
-      });
+    return reply.status(404).send({
+      message: `Ressource introuvable : ${request.method} ${request.url.split('?')[0]}`,
+      code: 'NOT_FOUND',
+    });
   });
   return app;
 }

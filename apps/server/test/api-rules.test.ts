@@ -57,13 +57,14 @@ describe('cross-site request defence', () => {
   });
 
   it('refuses another Origin, another Referer, Origin null and Sec-Fetch-Site cross-site with 403', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: 'http://evil.test' },
       { origin: 'https://console.test' },
       { origin: 'null' },
       { referer: 'http://evil.test/page' },
       { 'sec-fetch-site': 'cross-site' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await post(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
       expect(res.json()).toEqual({
