@@ -2,6 +2,7 @@ import type { TRepairChange } from '@synchro/contracts';
 import { diagnoseConfig } from '../diagnostic/diagnose.ts';
 import { MAX_CONFIG_BYTES, utf8Length } from '../diagnostic/sections.ts';
 import { strictScan } from '../diagnostic/well-formed.ts';
+import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { fixEndTags } from './end-tags.ts';
 import {
@@ -70,6 +71,15 @@ export function repairConfig(text: string): TRepairResult {
       `Réparation automatique impossible sans deviner : ${check.parseError ?? 'document toujours invalide'}.`,
       check.problematicLine !== null ? { line: check.problematicLine } : {},
     );
+  }
+  // The engine must read back what it writes: the package parser is the last judge.
+  try {
+    parseConfig(current);
+  } catch (error) {
+    if (!(error instanceof ConfigXmlError)) throw error;
+    throw new ConfigXmlError('repair-ambiguous', `Réparation automatique impossible : ${error.message}`, {
+      ...(error.line !== undefined ? { line: error.line } : {}),
+    });
   }
   return { text: current, changes };
 }

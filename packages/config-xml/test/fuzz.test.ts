@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { ZConfigDiagnostic } from '@synchro/contracts';
+import { describe, expect, it } from 'vitest';
+import { diagnoseConfig } from '../src/diagnostic/diagnose.ts';
+import { parseConfig } from '../src/document.ts';
+import { ConfigXmlError } from '../src/errors.ts';
+import { repairConfig } from '../src/repair/repair.ts';
+
+const fixture = readFileSync(new URL('./fixtures/connexion-ebp-gescom.xml', import.meta.url), 'utf8');
+/** Time allowed to one engine call on a fixture-sized document; far above the normal ~50 ms. */
+const CALL_BUDGET_MS = 2_000;
+const SEED = 20261122;
+
+/** Offsets of every tag of the fixture, to remove or duplicate whole tags. */
+const tags = [...fixture.matchAll(/<\/?[A-Za-z_][^<>]*>/g)].map(
+  (m) => [m.index, m.index + m[0].length] as const,
+);
+
+type TMutation =
+  | { kind: 'truncate'; at: number }
+  | { kind: 'flip'; at: number; code: number }
+  | { kind: 'remove-tag'; tag: number }
+  | { kind: 'duplicate-tag'; tag: number }
+  | { kind: 'ampersand'; at: number };
+
+const mutation: fc.Arbitrary<TMutation> = fc.oneof(
+  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat(fixture.length) }),
+  fc.record({
+    kind: fc.constant('flip' as const),
+    at: fc.nat(fixture.length - 1),
+    code: fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xffff })),
+  }),
+  fc.record({ kind: fc.constant('remove-tag' as const), tag: fc.nat(tags.length - 1) }),
+  fc.record({ kind: fc.constant('duplicate-tag' as const), tag: fc.nat(tags.length - 1) }),
+  fc.record({ kind: fc.constant('ampersand' as const), at: fc.nat(fixture.length) }),
+);
+
+function mutate(text: string, m: TMutation): string {
+  switch (m.kind) {
+    case 'truncate':
+      return text.slice(0, Math.min(m.at, text.length));
+    case 'flip': {
+      const at = Math.min(m.at, text.length - 1);
+      return text.slice(0, at) + String.fromCharCode(m.code) + text.slice(at + 1);
+    }
+    case 'ampersand': {
+      const at = Math.min(m.at, text.length);
+      return `${text.slice(0, at)}&${text.slice(at)}`;
+    }
+    default: {
+      const [start, end] = tags[m.tag] ?? [0, 0];
+      if (end > text.length) return text;
+      const tag = text.slice(start, end);
+      return text.slice(0, start) + (m.kind === 'duplicate-tag' ? tag + tag : '') + text.slice(end);
+    }
+  }
+}
+
+/** Apply mutations from the last offset to the first, so tag offsets stay meaningful. */
+function applyAll(mutations: TMutation[]): string {
+  const offset = (m: TMutation): number => ('at' in m ? m.at : (tags[m.tag]?.[0] ?? 0));
+  return [...mutations].sort((a, b) => offset(b) - offset(a)).reduce(mutate, fixture);
+}
+
+/** Run an engine call: it may only fail with ConfigXmlError, and within the time budget. */
+function guarded<T>(call: () => T): T | ConfigXmlError {
+  const started = performance.now();
+  let outcome: T | ConfigXmlError;
+  try {
+    outcome = call();
+  } catch (error) {
+    if (!(error instanceof ConfigXmlError)) throw error;
+    expect(error.message).not.toBe('');
+    outcome = error;
+  }
+  expect(performance.now() - started).toBeLessThan(CALL_BUDGET_MS);
+  return outcome;
+}
+
+describe('fuzz: mutated fixtures', () => {
+  it('diagnose, repair and parse never throw anything but ConfigXmlError and never hang', () => {
+    fc.assert(
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
+        const text = applyAll(mutations);
+        const diagnostic = guarded(() => diagnoseConfig(text));
+        expect(diagnostic).not.toBeInstanceOf(ConfigXmlError);
+        ZConfigDiagnostic.parse(diagnostic);
+        guarded(() => parseConfig(text));
+        const repaired = guarded(() => repairConfig(text));
+        if (repaired instanceof ConfigXmlError) return;
+        // What repair writes, the engine reads back, and repairing again changes nothing.
+        expect(diagnoseConfig(repaired.text).isValid).toBe(true);
+        expect(() => parseConfig(repaired.text)).not.toThrow();
+        expect(repairConfig(repaired.text).changes).toEqual([]);
+      }),
+      { seed: SEED, numRuns: 250 },
+    );
+  });
+
+  it('repairs most single-fault mutations of the kinds it knows', () => {
+    let repairedCount = 0;
+    const runs = 100;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.record({ kind: fc.constant('ampersand' as const), at: fc.nat(fixture.length) }),
+          fc.record({
+            kind: fc.constant('flip' as const),
+            at: fc.nat(fixture.length - 1),
+            code: fc.integer({ min: 0, max: 8 }),
+          }),
+        ),
+        (m) => {
+          const result = guarded(() => repairConfig(mutate(fixture, m)));
+          if (!(result instanceof ConfigXmlError)) repairedCount += 1;
+        },
+      ),
+      { seed: SEED, numRuns: runs },
+    );
+    // A '&' or a control character dropped inside a tag name is not always repairable; in text it is.
+    expect(repairedCount).toBeGreaterThan(runs / 2);
+  });
+});
