@@ -1,0 +1,59 @@
+import {
+  CalendarClock,
+  CalendarDays,
+  Database,
+  History,
+  LayoutDashboard,
+  Link2,
+  ListChecks,
+  ListFilter,
+  ScrollText,
+  SlidersHorizontal,
+  TabletSmartphone,
+  type LucideIcon,
+} from 'lucide-react';
+
+export interface MenuEntry {
+  label: string;
+  href: string;
+  icon: LucideIcon;
+  /** Active for this path? (Exclusions: any path starting with /exclusions.) */
+  isActive: (path: string) => boolean;
+}
+
+const exact = (href: string) => (path: string) => path === href;
+
+/** The side menu of spec §2, in its order. /debug has no entry. */
+export const MENU_ENTRIES: readonly MenuEntry[] = [
+  { label: 'Général', href: '/', icon: LayoutDashboard, isActive: exact('/') },
+  { label: 'Base de données source', href: '/database', icon: Database, isActive: exact('/database') },
+  { label: 'Liaisons externes', href: '/external-links', icon: Link2, isActive: exact('/external-links') },
+  {
+    label: 'Agendas externes',
+    href: '/external-calendars',
+    icon: CalendarDays,
+    isActive: exact('/external-calendars'),
+  },
+  { label: 'Données à synchroniser', href: '/sync-data', icon: ListChecks, isActive: exact('/sync-data') },
+  {
+    label: 'Exclusions de la synchro',
+    href: '/exclusions/family',
+    icon: ListFilter,
+    isActive: (path) => path === '/exclusions' || path.startsWith('/exclusions/'),
+  },
+  { label: 'Complément', href: '/complement', icon: SlidersHorizontal, isActive: exact('/complement') },
+  { label: 'Planification', href: '/planning', icon: CalendarClock, isActive: exact('/planning') },
+  { label: 'Terminaux', href: '/terminals', icon: TabletSmartphone, isActive: exact('/terminals') },
+  {
+    label: "Historique d'importation",
+    href: '/import-history',
+    icon: History,
+    isActive: exact('/import-history'),
+  },
+  {
+    label: 'Trace des transactions',
+    href: '/transaction-logs',
+    icon: ScrollText,
+    isActive: exact('/transaction-logs'),
+  },
+];

@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Router, type AroundNavHandler } from 'wouter';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '../../components/ui/alert-dialog.tsx';
+import {
+  NAVIGATION_DEBOUNCE_MS,
+  UnsavedChangesContext,
+  type UnsavedChangesContextValue,
+} from './unsaved-changes-context.ts';
+
+/**
+ * The navigation guard (spec §2): every in-app navigation (links, `navigate`, logout through
+ * `requestNavigation`) asks for confirmation while an editor holds unsaved changes. Redirects
+ * (`replace` navigations of the router) pass through. Closing or reloading the tab gets the
+ * browser's own warning. Browser back/forward are not intercepted (see docs/web.md).
+ */
+export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
+  const dirtyIds = useRef(new Set<string>());
+  const [dirtyCount, setDirtyCount] = useState(0);
+  const pending = useRef<(() => void) | null>(null);
+  const lastNavigation = useRef(Number.NEGATIVE_INFINITY);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+
+  const setDirty = useCallback((id: string, dirty: boolean) => {
+    const ids = dirtyIds.current;
+    if (dirty === ids.has(id)) return;
+    if (dirty) ids.add(id);
+    else ids.delete(id);
+    setDirtyCount(ids.size);
+  }, []);
+
+  const isDirty = useCallback(() => dirtyIds.current.size > 0, []);
+
+  const requestNavigation = useCallback((action: () => void) => {
+    const now = Date.now();
+    if (now - lastNavigation.current < NAVIGATION_DEBOUNCE_MS) return false;
+    lastNavigation.current = now;
+    if (dirtyIds.current.size === 0) {
+      action();
+      return true;
+    }
+    pending.current = action;
+    setConfirmOpen(true);
+    return true;
+  }, []);
+
+  const aroundNav = useCallback<AroundNavHandler>(
+    (navigate, to, options) => {
+      if (options?.replace) return navigate(to, options);
+      requestNavigation(() => navigate(to, options));
+    },
+    [requestNavigation],
+  );
+
+  useEffect(() => {
+    if (dirtyCount === 0) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [dirtyCount]);
+
+  const confirmLeave = () => {
+    const action = pending.current;
+    pending.current = null;
+    dirtyIds.current.clear();
+    setDirtyCount(0);
+    setConfirmOpen(false);
+    action?.();
+  };
+
+  const value = useMemo<UnsavedChangesContextValue>(
+    () => ({ setDirty, isDirty, requestNavigation }),
+    [setDirty, isDirty, requestNavigation],
+  );
+
+  return (
+    <UnsavedChangesContext.Provider value={value}>
+      <Router aroundNav={aroundNav}>{children}</Router>
+      <AlertDialog
+        open={confirmOpen}
+        onOpenChange={(open) => {
+          if (!open) {
+            pending.current = null;
+            setConfirmOpen(false);
+          }
+        }}
+      >
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Modifications non sauvegardées</AlertDialogTitle>
+            <AlertDialogDescription>
+              Vous avez des modifications non sauvegardées. Voulez-vous quitter cette page sans sauvegarder ?
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Annuler</AlertDialogCancel>
+            <AlertDialogAction variant="destructive" onClick={confirmLeave}>
+              Quitter sans sauvegarder
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </UnsavedChangesContext.Provider>
+  );
+}

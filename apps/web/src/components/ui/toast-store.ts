@@ -1,0 +1,64 @@
+/**
+ * The toast queue (spec §4, §9): one toast visible at a time, a new toast replaces the current one.
+ * A module-level store so that any code (mutations, event handlers) can raise a toast.
+ */
+export type ToastVariant = 'default' | 'destructive';
+
+export interface ToastMessage {
+  id: number;
+  title: string;
+  description?: string | undefined;
+  variant: ToastVariant;
+  open: boolean;
+}
+
+export interface ToastInput {
+  title: string;
+  description?: string | undefined;
+  variant?: ToastVariant;
+}
+
+let current: ToastMessage | null = null;
+let nextId = 1;
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+export function toast(input: ToastInput): number {
+  const id = nextId++;
+  current = {
+    id,
+    title: input.title,
+    description: input.description,
+    variant: input.variant ?? 'default',
+    open: true,
+  };
+  emit();
+  return id;
+}
+
+/** Closes the toast (it stays mounted for its exit animation until removed). */
+export function dismissToast(id?: number): void {
+  if (current && (id === undefined || current.id === id)) {
+    current = { ...current, open: false };
+    emit();
+  }
+}
+
+export function removeToast(id: number): void {
+  if (current?.id === id) {
+    current = null;
+    emit();
+  }
+}
+
+export function subscribeToasts(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getToast(): ToastMessage | null {
+  return current;
+}

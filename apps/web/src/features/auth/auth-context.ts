@@ -1,0 +1,22 @@
+import { createContext, useContext } from 'react';
+import type { TLoginRequest, TUser } from '@synchro/contracts';
+
+export interface AuthContextValue {
+  /** undefined while the first answer is awaited, null when signed out. */
+  user: TUser | null | undefined;
+  isLoading: boolean;
+  login: (credentials: TLoginRequest) => Promise<TUser>;
+  isLoggingIn: boolean;
+  logout: () => Promise<void>;
+  isLoggingOut: boolean;
+  /** Refetches the user; logs and gives null on failure (spec §4). */
+  refreshUser: () => Promise<TUser | null>;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used within an AuthProvider');
+  return value;
+}

@@ -1,0 +1,63 @@
+import { useCallback, useMemo, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TLoginRequest, TUser } from '@synchro/contracts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { AuthContext, type AuthContextValue } from './auth-context.ts';
+import { fetchUser, loginRequest, logoutRequest } from './auth-api.ts';
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const userQuery = useQuery({
+    queryKey: queryKeys.user,
+    queryFn: ({ signal }) => fetchUser(signal),
+  });
+
+  const loginMutation = useMutation({
+    mutationFn: (credentials: TLoginRequest) => loginRequest(credentials),
+    onSuccess: (user) => {
+      queryClient.setQueryData<TUser | null>(queryKeys.user, user);
+    },
+  });
+
+  const logoutMutation = useMutation({
+    mutationFn: () => logoutRequest(),
+    onSuccess: () => {
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.user[0] });
+      queryClient.setQueryData<TUser | null>(queryKeys.user, null);
+    },
+  });
+
+  const refreshUser = useCallback(async (): Promise<TUser | null> => {
+    try {
+      const user = await queryClient.fetchQuery({
+        queryKey: queryKeys.user,
+        queryFn: ({ signal }) => fetchUser(signal),
+      });
+      return user;
+    } catch (error) {
+      console.error('Erreur lors du rafraîchissement des données utilisateur', error);
+      return null;
+    }
+  }, [queryClient]);
+
+  const { mutateAsync: loginAsync, isPending: isLoggingIn } = loginMutation;
+  const { mutateAsync: logoutAsync, isPending: isLoggingOut } = logoutMutation;
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      // An unreachable user endpoint counts as signed out: the login screen reports the failure.
+      user: userQuery.isPending ? undefined : (userQuery.data ?? null),
+      isLoading: userQuery.isPending,
+      login: (credentials) => loginAsync(credentials),
+      isLoggingIn,
+      logout: async () => {
+        await logoutAsync();
+      },
+      isLoggingOut,
+      refreshUser,
+    }),
+    [userQuery.isPending, userQuery.data, loginAsync, isLoggingIn, logoutAsync, isLoggingOut, refreshUser],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

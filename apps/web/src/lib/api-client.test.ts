@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, api, errorDetail } from './api-client.ts';
+
+function mockFetch(response: Response) {
+  const fn = vi.fn<typeof fetch>().mockResolvedValue(response);
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('api client', () => {
+  it('sends credentials, forbids caching and posts JSON with its content type', async () => {
+    const fetchMock = mockFetch(new Response(JSON.stringify({ ok: 1 }), { status: 200 }));
+    await expect(api.post('/api/login', { username: 'A', password: 'b' })).resolves.toEqual({ ok: 1 });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/login');
+    expect(init).toMatchObject({ method: 'POST', credentials: 'include', cache: 'no-store' });
+    expect((init!.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+    expect(init!.body).toBe('{"username":"A","password":"b"}');
+  });
+
+  it('sends no body nor content type on reads', async () => {
+    const fetchMock = mockFetch(new Response('{"ip":"1.2.3.4"}', { status: 200 }));
+    await expect(api.get('/api/server-ip')).resolves.toEqual({ ip: '1.2.3.4' });
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect(init.body).toBeUndefined();
+    expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+    expect(init).toMatchObject({ method: 'GET', credentials: 'include', cache: 'no-store' });
+  });
+
+  it('returns undefined for an empty body', async () => {
+    mockFetch(new Response(null, { status: 204 }));
+    await expect(api.post('/api/logout')).resolves.toBeUndefined();
+  });
+
+  it('turns a JSON error into "status: message" and keeps the status', async () => {
+    mockFetch(new Response(JSON.stringify({ message: 'Identifiants incorrects' }), { status: 401 }));
+    const error = await api.post('/api/login', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('401: Identifiants incorrects');
+    expect((error as ApiError).status).toBe(401);
+    expect((error as ApiError).detail).toBe('Identifiants incorrects');
+  });
+
+  it('uses the raw body when it is not JSON (or JSON without message)', async () => {
+    mockFetch(new Response('Passerelle indisponible', { status: 502 }));
+    await expect(api.get('/api/dashboard')).rejects.toThrow('502: Passerelle indisponible');
+    mockFetch(new Response('{"error":"x"}', { status: 500 }));
+    await expect(api.get('/api/dashboard')).rejects.toThrow('500: {"error":"x"}');
+  });
+
+  it('uses the status text when the body is empty', async () => {
+    mockFetch(new Response('', { status: 503, statusText: 'Service Unavailable' }));
+    await expect(api.get('/api/dashboard')).rejects.toThrow('503: Service Unavailable');
+  });
+
+  it('errorDetail gives the server text, the message or the fallback', () => {
+    expect(errorDetail(new ApiError(429, 'Réessayez dans 15 min'), 'x')).toBe('Réessayez dans 15 min');
+    expect(errorDetail(new Error('Failed to fetch'), 'x')).toBe('Failed to fetch');
+    expect(errorDetail('??', 'Identifiants incorrects')).toBe('Identifiants incorrects');
+  });
+});

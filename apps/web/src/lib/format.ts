@@ -1,0 +1,120 @@
+/** French formatting helpers (style-examples.md: fr-FR numbers, dd/MM/yyyy HH:mm, offsets shown). */
+
+/** Non-breaking space, before `:` (and inside guillemets). */
+export const NBSP = '\u00a0';
+/** Narrow non-breaking space, before `; ! ?`. */
+export const NNBSP = '\u202f';
+
+const numberFormat = new Intl.NumberFormat('fr-FR');
+
+/** 1838 → "1 838" (thousands grouped with U+202F). */
+export function formatNumber(value: number): string {
+  return numberFormat.format(value);
+}
+
+/** French plural: 0 and 1 take the singular. `pluralize(2, 'Complète', 'Complètes')` → "2 Complètes". */
+export function pluralize(count: number, singular: string, plural: string): string {
+  return `${formatNumber(count)} ${Math.abs(count) < 2 ? singular : plural}`;
+}
+
+export interface PlanningCounts {
+  C: number;
+  R: number;
+  I: number;
+}
+
+/** "N Complètes / N Incrémentales / N Importations" with French singular/plural. */
+export function formatPlanningCounts(counts: PlanningCounts): string {
+  return [
+    pluralize(counts.C, 'Complète', 'Complètes'),
+    pluralize(counts.R, 'Incrémentale', 'Incrémentales'),
+    pluralize(counts.I, 'Importation', 'Importations'),
+  ].join(' / ');
+}
+
+/** Minutes east of UTC → "UTC+1", "UTC-3:30", "UTC" for zero. */
+export function formatUtcOffset(offsetMinutes: number): string {
+  if (offsetMinutes === 0) return 'UTC';
+  const sign = offsetMinutes > 0 ? '+' : '-';
+  const abs = Math.abs(offsetMinutes);
+  const hours = Math.floor(abs / 60);
+  const minutes = abs % 60;
+  return `UTC${sign}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
+}
+
+const partsFormatCache = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormat(zone: string): Intl.DateTimeFormat {
+  let format = partsFormatCache.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    partsFormatCache.set(zone, format);
+  }
+  return format;
+}
+
+function isValidZone(zone: string): boolean {
+  try {
+    partsFormat(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClock(date: Date, zone: string): WallClock {
+  const parts: Record<string, number> = {};
+  for (const part of partsFormat(zone).formatToParts(date)) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year ?? 0,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: (parts.hour ?? 0) % 24,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
+}
+
+/** Offset of `zone` from UTC at the instant `date`, in minutes. */
+export function zoneOffsetMinutes(date: Date, zone: string): number {
+  const w = wallClock(date, zone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  const instant = Math.floor(date.getTime() / 1000) * 1000;
+  return Math.round((asUtc - instant) / 60000);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * An ISO instant shown as wall-clock time of `zone`: "09/03/2025 08:09", followed by the zone's
+ * offset at that instant when `withOffset` ("09/03/2025 08:09 (UTC+1)"). An unknown zone falls back
+ * to UTC; an unreadable value gives null.
+ */
+export function formatDateTimeInZone(iso: string, zone: string, withOffset = true): string | null {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  const safeZone = isValidZone(zone) ? zone : 'UTC';
+  const w = wallClock(date, safeZone);
+  const text = `${pad(w.day)}/${pad(w.month)}/${w.year} ${pad(w.hour)}:${pad(w.minute)}`;
+  return withOffset ? `${text} (${formatUtcOffset(zoneOffsetMinutes(date, safeZone))})` : text;
+}

@@ -1,0 +1,6 @@
+/** Every TanStack Query key of the SPA, in one place. */
+export const queryKeys = {
+  user: ['user'] as const,
+  dashboard: ['dashboard'] as const,
+  serverIp: ['server-ip'] as const,
+};
