@@ -2,10 +2,36 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { ZConfigDiagnostic } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
-import { diagnoseConfig } from '../src/diagnostic/diagnose.ts';
-import { parseConfig } from '../src/document.ts';
-import { ConfigXmlError } from '../src/errors.ts';
-import { repairConfig } from '../src/repair/repair.ts';
+import * as engine from '../src/index.ts';
+
+const { ConfigXmlError, diagnoseConfig, parseConfig, repairConfig } = engine;
+type ConfigXmlError = engine.ConfigXmlError;
+type ConfigDocument = engine.ConfigDocument;
+
+/** Every view the console reads, as exported by the package. */
+const READERS: readonly ((doc: ConfigDocument) => unknown)[] = [
+  engine.readInfo,
+  engine.readLastSync,
+  engine.readSources,
+  engine.readExternalLinks,
+  engine.readExternalCalendars,
+  engine.readDataLists,
+  engine.readGlobalAuthorizations,
+  engine.readSyncData,
+  engine.readExclusions,
+  engine.readComplement,
+  engine.readPlanifications,
+  engine.countPlannings,
+  engine.readTerminals,
+  engine.redactConfig,
+];
+
+/** Parse, then read every view: only ConfigXmlError may come out. */
+function readEverything(text: string): void {
+  const doc = guarded(() => parseConfig(text));
+  if (doc instanceof ConfigXmlError) return;
+  for (const read of READERS) guarded(() => read(doc));
+}
 
 const fixture = readFileSync(new URL('./fixtures/connexion-ebp-gescom.xml', import.meta.url), 'utf8');
 /** Time allowed to one engine call on a fixture-sized document; far above the normal ~50 ms. */
@@ -79,19 +105,20 @@ function guarded<T>(call: () => T): T | ConfigXmlError {
 }
 
 describe('fuzz: mutated fixtures', () => {
-  it('diagnose, repair and parse never throw anything but ConfigXmlError and never hang', () => {
+  it('diagnose, repair, parse and readers never throw anything but ConfigXmlError and never hang', () => {
     fc.assert(
       fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
         const text = applyAll(mutations);
         const diagnostic = guarded(() => diagnoseConfig(text));
         expect(diagnostic).not.toBeInstanceOf(ConfigXmlError);
         ZConfigDiagnostic.parse(diagnostic);
-        guarded(() => parseConfig(text));
+        readEverything(text);
         const repaired = guarded(() => repairConfig(text));
         if (repaired instanceof ConfigXmlError) return;
         // What repair writes, the engine reads back, and repairing again changes nothing.
         expect(diagnoseConfig(repaired.text).isValid).toBe(true);
         expect(() => parseConfig(repaired.text)).not.toThrow();
+        readEverything(repaired.text);
         expect(repairConfig(repaired.text).changes).toEqual([]);
       }),
       { seed: SEED, numRuns: 250 },

@@ -1,20 +1,9 @@
 /** The top-level sections of a ConfigConnecteur document. */
 
-export const ROOT_NAME = 'Connexion';
+export { ROOT_NAME } from '../xml/scan.ts';
 
-/** Legacy top-level order (legacy-system.md §2); missing sections are created in this order. */
-export const LEGACY_SECTION_ORDER = [
-  'Complement',
-  'Sources',
-  'Liaisons_Externes',
-  'Planifications',
-  'Info',
-  'DerSynchro',
-  'Data',
-  'Donnees_A_Synchroniser',
-  'Exclusions',
-  'Terminaux',
-] as const;
+/** Legacy top-level order (legacy-system.md §2), shared with the editors: missing sections go there. */
+export { SECTION_ORDER as LEGACY_SECTION_ORDER } from '../document.ts';
 
 /**
  * Sections without which the console cannot do its job (Général reads Info and Sources, the
