@@ -100,7 +100,8 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
           <AlertDialogHeader>
             <AlertDialogTitle>Modifications non sauvegardées</AlertDialogTitle>
             <AlertDialogDescription>
-              Vous avez des modifications non sauvegardées. Voulez-vous quitter cette page sans sauvegarder ?
+              Vous avez des modifications non sauvegardées. Voulez-vous quitter cette page sans sauvegarder
+              {'\u202f'}?
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
