@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
 import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   authRoutes(app, ctx);
   userRoutes(app, ctx);
+  dashboardRoutes(app, ctx);
   serverIpRoutes(app, ctx);
   syncAutomateRoutes(app, ctx);
 

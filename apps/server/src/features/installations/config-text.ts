@@ -1,14 +1,15 @@
-/** Largest configuration accepted (product spec §9). */
-export const MAX_CONFIG_BYTES = 50 * 1024 * 1024;
+import { ConfigXmlError, parseConfig } from '@synchro/config-xml';
 
 /**
- * Checks that a text can be stored as an installation's ConfigConnecteur; returns a French
- * description of the problem, or null when it is acceptable.
+ * Checks that a text can be stored as an installation's ConfigConnecteur (well-formed, safe,
+ * root <Connexion>, within the size limit); returns the French reason when it cannot, else null.
  */
 export function validateConfigText(text: string): string | null {
-  if (Buffer.byteLength(text, 'utf8') > MAX_CONFIG_BYTES) return 'le fichier dépasse 50 Mo.';
-  const body = text.replace(/^\uFEFF/, '').trim();
-  if (!body.startsWith('<')) return "le contenu n'est pas du XML.";
-  if (!/<Connexion[\s>/]/.test(body)) return "l'élément racine <Connexion> est absent.";
-  return null;
+  try {
+    parseConfig(text);
+    return null;
+  } catch (err) {
+    if (err instanceof ConfigXmlError) return err.message;
+    throw err;
+  }
 }

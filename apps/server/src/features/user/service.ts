@@ -1,18 +1,19 @@
 import type { TUser } from '@synchro/contracts';
 import type { Queryable } from '../../db/types.ts';
-import { planningCountsOf, redactedConfigText } from '../../domain/connector-config.ts';
+import { userConfigView } from '../../domain/connector-config.ts';
 import { getConfiguration, type Installation } from '../installations/service.ts';
 
 /** The signed-in user of spec §7 (GET /api/user, POST /api/login): never a secret in clear. */
 export async function buildUser(db: Queryable, installation: Installation): Promise<TUser> {
   const config = await getConfiguration(db, installation.id);
+  const view = userConfigView(config.text);
   return {
     IDSynchro: installation.syncId,
     Tablettes: installation.software,
     Premium: installation.premium ? 1 : 0,
     Options: installation.options,
-    ConfigConnecteur: redactedConfigText(config.text),
-    planningCounts: planningCountsOf(config.text),
+    ConfigConnecteur: view.redacted,
+    planningCounts: view.planningCounts,
     configVersion: config.version,
   };
 }
