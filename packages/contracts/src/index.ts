@@ -2,3 +2,4 @@ export * from './errors.ts';
 export * from './auth.ts';
 export * from './dashboard.ts';
 export * from './diagnostic.ts';
+export * from './config-sections.ts';

@@ -1,0 +1,108 @@
+import { ConfigXmlError } from './errors.ts';
+import { scanDocument, type DocumentLayout, type ScanOptions, type SectionRange } from './xml/scan.ts';
+import { SourceText, parseChildren, type XElement } from './xml/tree.ts';
+
+/**
+ * The legacy order of the root's children (legacy-system.md §2); a missing section is created at
+ * its place in this order.
+ */
+export const SECTION_ORDER = [
+  'Complement',
+  'Sources',
+  'Liaisons_Externes',
+  'Planifications',
+  'Info',
+  'DerSynchro',
+  'Data',
+  'Donnees_A_Synchroniser',
+  'Exclusions',
+  'Terminaux',
+] as const;
+export type SectionName = (typeof SECTION_ORDER)[number];
+
+/**
+ * A parsed configuration document: the validated text, where each root child lies, and the
+ * sections parsed so far (each is parsed the first time a reader asks for it).
+ */
+export class ConfigDocument {
+  readonly text: string;
+  readonly layout: DocumentLayout;
+  readonly src: SourceText;
+  private readonly parsed = new Map<string, XElement | null>();
+
+  constructor(text: string, layout: DocumentLayout) {
+    this.text = text;
+    this.layout = layout;
+    this.src = new SourceText(text, layout.newline, detectIndentUnit(text, layout), detectSelfClose(text));
+  }
+
+  /** Range of the first root child with that name, or null. */
+  range(name: string): SectionRange | null {
+    for (const s of this.layout.sections) if (s.name === name) return s;
+    return null;
+  }
+
+  /** Exact source text of the first root child with that name, or null when absent. */
+  sectionText(name: string): string | null {
+    const r = this.range(name);
+    return r ? this.text.slice(r.start, r.end) : null;
+  }
+
+  /**
+   * The first root child with that name as a tree (null when absent). `depth` limits how far it is
+   * parsed eagerly (see parseChildren); deeper elements are read when asked for. The fully parsed
+   * tree is cached for readers; edits ask for a fresh one.
+   */
+  section(name: string, options: { depth?: number; fresh?: boolean } = {}): XElement | null {
+    const depth = options.depth ?? Infinity;
+    const cacheable = !options.fresh && depth === Infinity;
+    if (cacheable && this.parsed.has(name)) return this.parsed.get(name) as XElement | null;
+    const r = this.range(name);
+    let el: XElement | null = null;
+    if (r) el = elementAt(this.src, r, depth);
+    if (cacheable) this.parsed.set(name, el);
+    return el;
+  }
+}
+
+/** The element whose source range is `r` (a root child), parsed to `depth`. */
+export function elementAt(src: SourceText, r: SectionRange, depth: number): XElement {
+  const nodes = parseChildren(src, r.start, r.end, null, depth + 1);
+  const el = nodes[0];
+  if (!el || el.kind !== 1) throw new ConfigXmlError('internal', 'Section introuvable dans le document.');
+  return el;
+}
+
+/** Indentation unit: the indentation of the root's children, two spaces when there is none. */
+function detectIndentUnit(text: string, layout: DocumentLayout): string {
+  const first = layout.sections[0];
+  if (first) {
+    let i = first.start;
+    while (i > 0 && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)) i--;
+    const c = text.charCodeAt(i - 1);
+    if (i < first.start && (c === 10 || c === 13)) return text.slice(i, first.start);
+  }
+  return '  ';
+}
+
+/** `/>` or ` />`, as the document's first empty element is written. */
+function detectSelfClose(text: string): string {
+  const i = text.indexOf('/>');
+  return i > 0 && text.charCodeAt(i - 1) === 32 ? ' />' : '/>';
+}
+
+/**
+ * Parses a configuration document: size limit, byte order mark, well-formedness, no DOCTYPE, no
+ * entity but the predefined ones, root `<Connexion>`. Sections are parsed later, when read.
+ */
+export function parseConfig(text: string, options: ScanOptions = {}): ConfigDocument {
+  if (typeof text !== 'string') {
+    throw new ConfigXmlError('empty', 'Le document de configuration est absent.');
+  }
+  return new ConfigDocument(text, scanDocument(text, options));
+}
+
+/** A ConfigDocument for a text or an already parsed document. */
+export function asDocument(input: string | ConfigDocument, options?: ScanOptions): ConfigDocument {
+  return typeof input === 'string' ? parseConfig(input, options) : input;
+}

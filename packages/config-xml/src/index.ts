@@ -1,0 +1,35 @@
+/**
+ * @synchro/config-xml: the ConfigConnecteur engine (read, redact, edit). Pure functions, no I/O.
+ * See README.md for the design and the invariants.
+ */
+export { ConfigXmlError, lineColumnAt } from './errors.ts';
+export { ConfigDocument, parseConfig, SECTION_ORDER, type SectionName } from './document.ts';
+export {
+  DEFAULT_MAX_BYTES,
+  MAX_DEPTH,
+  type DocumentLayout,
+  type SectionRange,
+  type ScanOptions,
+} from './xml/scan.ts';
+export { decodeConnectorText, encodeConnectorText, undoDoubleEscaping, displayValue } from './codec.ts';
+export { escapeText, unescapeXml } from './xml/escape.ts';
+export {
+  readInfo,
+  readLastSync,
+  readSources,
+  readExternalLinks,
+  readExternalCalendars,
+  readDataLists,
+  readGlobalAuthorizations,
+  readSyncData,
+  readExclusions,
+  readComplement,
+  readPlanifications,
+  countPlannings,
+  readTerminals,
+} from './read/readers.ts';
+export { redactConfig } from './redact.ts';
+export { sectionOf } from './scope.ts';
+export { diagnoseConfig } from './diagnostic/diagnose.ts';
+export { REQUIRED_SECTIONS } from './diagnostic/sections.ts';
+export { repairConfig, type TRepairResult } from './repair/repair.ts';

@@ -1,0 +1,495 @@
+import { ConfigXmlError, errorAt } from '../errors.ts';
+
+/**
+ * The validating top-level scanner. One pass over the text checks that the document is
+ * well-formed XML 1.0 without a DTD (and refuses a DOCTYPE, undeclared entities, characters XML
+ * cannot carry), and records where each child of the root starts and ends, so that a section can
+ * be read or rewritten without parsing the others.
+ *
+ * It works on character codes and `indexOf` jumps (no regular expression over the document, no
+ * string building); markup names are the only strings it allocates.
+ */
+
+export const DEFAULT_MAX_BYTES = 60 * 1024 * 1024;
+/** Deeper documents are refused: no real configuration is deeper than 10. */
+export const MAX_DEPTH = 256;
+export const ROOT_NAME = 'Connexion';
+
+export interface SectionRange {
+  name: string;
+  /** Offset of the `<` of the start tag. */
+  start: number;
+  /** Offset just after the `>` of the end tag (or of the self-closing tag). */
+  end: number;
+}
+
+export interface DocumentLayout {
+  /** 1 when the text starts with a byte order mark (U+FEFF), else 0. */
+  bomLength: number;
+  rootStart: number;
+  /** Offset just after the `>` of the root start tag. */
+  rootOpenEnd: number;
+  /** Offset of the `</` of the root end tag (= rootEnd when self-closing). */
+  rootCloseStart: number;
+  rootEnd: number;
+  rootSelfClosing: boolean;
+  /** The children of the root element, in document order. */
+  sections: SectionRange[];
+  /** Line end of the document: CRLF when its first line end is CRLF. */
+  newline: '\r\n' | '\n';
+}
+
+export interface ScanOptions {
+  /** Largest accepted document, in UTF-8 bytes. Default 60 MB. */
+  maxBytes?: number;
+}
+
+const LT = 60;
+const GT = 62;
+const AMP = 38;
+const SLASH = 47;
+const QMARK = 63;
+const BANG = 33;
+const EQ = 61;
+const DQ = 34;
+const SQ = 39;
+
+function isWs(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+export function isNameStartCode(c: number): boolean {
+  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 58;
+  return (
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    c === 0x200c ||
+    c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd) ||
+    // supplementary planes #x10000-#xEFFFF: high surrogates D800-DB7F (pairing checked elsewhere)
+    (c >= 0xd800 && c <= 0xdfff)
+  );
+}
+
+export function isNameCode(c: number): boolean {
+  if (c < 0x80) {
+    return (
+      (c >= 97 && c <= 122) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 48 && c <= 57) ||
+      c === 95 ||
+      c === 58 ||
+      c === 45 ||
+      c === 46
+    );
+  }
+  return c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040 || isNameStartCode(c);
+}
+
+/** UTF-8 length of a string, stopping early once it exceeds `limit`. */
+function utf8LengthOver(text: string, limit: number): number {
+  let bytes = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+    if (bytes > limit) return bytes;
+  }
+  return bytes;
+}
+
+function mo(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1).replace('.', ',');
+}
+
+/** Refuses a text over the size limit, before any parsing. */
+export function checkSize(text: string, maxBytes: number = DEFAULT_MAX_BYTES): void {
+  if (text.length * 3 <= maxBytes) return;
+  const bytes = text.length > maxBytes ? text.length : utf8LengthOver(text, maxBytes);
+  if (bytes > maxBytes) {
+    throw new ConfigXmlError(
+      'too-large',
+      `Le document de configuration est trop volumineux (${mo(bytes)} Mo). La taille maximale autorisée est de ${mo(maxBytes)} Mo.`,
+    );
+  }
+}
+
+/** First character XML 1.0 cannot carry (controls, U+FFFE/U+FFFF, lone surrogates), or -1. */
+export function findInvalidChar(text: string, from = 0, to = text.length): number {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20) {
+      if (c !== 10 && c !== 13 && c !== 9) return i;
+    } else if (c >= 0xd800) {
+      if (c <= 0xdbff) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) i++;
+        else return i;
+      } else if (c <= 0xdfff || c === 0xfffe || c === 0xffff) return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Scans and validates the whole document. Throws ConfigXmlError (French message, line, column)
+ * on the first fault.
+ */
+export function scanDocument(text: string, options: ScanOptions = {}): DocumentLayout {
+  checkSize(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  return new Scanner(text).run();
+}
+
+class Scanner {
+  private readonly t: string;
+  private readonly n: number;
+  /** Cached offset of the next `&` at or after the scan position (n when none). */
+  private nextAmp = -1;
+  private nextCdataEnd = -1;
+
+  constructor(text: string) {
+    this.t = text;
+    this.n = text.length;
+  }
+
+  private fail(offset: number, code: string, message: string): never {
+    throw errorAt(this.t, offset, code, message);
+  }
+
+  run(): DocumentLayout {
+    const t = this.t;
+    const n = this.n;
+    if (n === 0 || (n === 1 && t.charCodeAt(0) === 0xfeff)) {
+      throw new ConfigXmlError('empty', 'Le document de configuration est vide.');
+    }
+    const bad = findInvalidChar(t, 0, n);
+    const bomLength = t.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (bad !== -1 && !(bad === 0 && bomLength === 1)) {
+      const c = t.charCodeAt(bad);
+      this.fail(
+        bad,
+        'invalid-char',
+        `Caractère non autorisé dans un document XML (U+${c.toString(16).toUpperCase().padStart(4, '0')})`,
+      );
+    }
+    let p = bomLength;
+    // XML declaration, only at the very start.
+    if (t.startsWith('<?xml', p) && (isWs(t.charCodeAt(p + 5)) || t.charCodeAt(p + 5) === QMARK)) {
+      const e = t.indexOf('?>', p + 5);
+      if (e === -1) this.fail(p, 'malformed', 'Déclaration XML non terminée');
+      if (t.indexOf('version', p) > e || t.indexOf('version', p) === -1) {
+        this.fail(p, 'malformed', 'La déclaration XML doit indiquer sa version');
+      }
+      p = e + 2;
+    }
+    const stack: string[] = [];
+    const sections: SectionRange[] = [];
+    let state = 0; // 0 before the root, 1 inside, 2 after
+    let rootStart = -1;
+    let rootOpenEnd = -1;
+    let rootCloseStart = -1;
+    let rootEnd = -1;
+    let rootSelfClosing = false;
+    let sectionStart = -1;
+    let sectionName = '';
+
+    while (p < n) {
+      const c = t.charCodeAt(p);
+      if (c !== LT) {
+        let q = t.indexOf('<', p);
+        if (q === -1) q = n;
+        if (state !== 1) {
+          for (let i = p; i < q; i++) {
+            if (!isWs(t.charCodeAt(i))) {
+              this.fail(
+                i,
+                'malformed',
+                state === 0 ? 'Texte avant l’élément racine' : 'Texte après la fin de l’élément racine',
+              );
+            }
+          }
+        } else {
+          this.checkText(p, q);
+        }
+        p = q;
+        continue;
+      }
+      const c2 = t.charCodeAt(p + 1);
+      if (c2 === SLASH) {
+        if (state !== 1) this.fail(p, 'malformed', 'Balise fermante sans balise ouvrante');
+        const open = stack[stack.length - 1] as string;
+        const nameEnd = this.nameEnd(p + 2);
+        const name = t.slice(p + 2, nameEnd);
+        if (nameEnd >= n) this.fail(p, 'truncated', `Document tronqué dans la balise fermante </${open}>`);
+        if (name !== open) {
+          if (nameEnd === p + 2) this.fail(p, 'malformed', 'Nom de balise fermante attendu');
+          this.fail(p, 'mismatched-tag', `Balise fermante </${name}> inattendue : </${open}> était attendue`);
+        }
+        let i = nameEnd;
+        while (i < n && isWs(t.charCodeAt(i))) i++;
+        if (i >= n) this.fail(p, 'truncated', `Document tronqué dans la balise </${name}>`);
+        if (t.charCodeAt(i) !== GT)
+          this.fail(i, 'malformed', `Caractère inattendu dans la balise </${name}>`);
+        stack.pop();
+        const tagStart = p;
+        p = i + 1;
+        if (stack.length === 1) {
+          sections.push({ name: sectionName, start: sectionStart, end: p });
+        } else if (stack.length === 0) {
+          rootCloseStart = tagStart;
+          rootEnd = p;
+          state = 2;
+        }
+        continue;
+      }
+      if (c2 === QMARK) {
+        const nameEnd = this.nameEnd(p + 2);
+        if (nameEnd === p + 2) this.fail(p, 'malformed', 'Nom d’instruction de traitement attendu');
+        const target = t.slice(p + 2, nameEnd);
+        if (target.toLowerCase() === 'xml') {
+          this.fail(p, 'malformed', 'La déclaration XML doit être au tout début du document');
+        }
+        const e = t.indexOf('?>', nameEnd);
+        if (e === -1) this.fail(p, 'truncated', 'Instruction de traitement non terminée');
+        if (e !== nameEnd && !isWs(t.charCodeAt(nameEnd))) {
+          this.fail(nameEnd, 'malformed', 'Instruction de traitement mal formée');
+        }
+        p = e + 2;
+        continue;
+      }
+      if (c2 === BANG) {
+        if (t.startsWith('<!--', p)) {
+          const e = t.indexOf('--', p + 4);
+          if (e === -1) this.fail(p, 'truncated', 'Commentaire non terminé');
+          if (t.charCodeAt(e + 2) !== GT)
+            this.fail(e, 'malformed', '« -- » est interdit dans un commentaire');
+          p = e + 3;
+          continue;
+        }
+        if (t.startsWith('<![CDATA[', p)) {
+          if (state !== 1) this.fail(p, 'malformed', 'Section CDATA hors de l’élément racine');
+          const e = t.indexOf(']]>', p + 9);
+          if (e === -1) this.fail(p, 'truncated', 'Section CDATA non terminée');
+          p = e + 3;
+          continue;
+        }
+        const word = t.slice(p + 2, p + 9).toUpperCase();
+        if (word === 'DOCTYPE') {
+          this.fail(
+            p,
+            'doctype',
+            'Le document contient une déclaration DOCTYPE : elle est refusée pour des raisons de sécurité',
+          );
+        }
+        if (word.startsWith('ENTITY')) {
+          this.fail(
+            p,
+            'entity',
+            'Le document déclare une entité : c’est refusé pour des raisons de sécurité',
+          );
+        }
+        this.fail(p, 'malformed', 'Balise « <! » inconnue');
+      }
+      // Start tag.
+      if (!isNameStartCode(c2)) {
+        if (p + 1 >= n) this.fail(p, 'truncated', 'Document tronqué après « < »');
+        this.fail(p, 'malformed', 'Nom de balise attendu après « < »');
+      }
+      if (state === 2) this.fail(p, 'malformed', 'Un seul élément racine est permis');
+      const nameEnd = this.nameEnd(p + 1);
+      const name = t.slice(p + 1, nameEnd);
+      const tagEnd = this.attributes(p, nameEnd, name);
+      const selfClosing = t.charCodeAt(tagEnd - 2) === SLASH;
+      if (state === 0) {
+        if (name !== ROOT_NAME) {
+          this.fail(p, 'root', `L’élément racine doit être <${ROOT_NAME}>, pas <${name}>`);
+        }
+        state = 1;
+        rootStart = p;
+        rootOpenEnd = tagEnd;
+        if (selfClosing) {
+          rootCloseStart = tagEnd;
+          rootEnd = tagEnd;
+          rootSelfClosing = true;
+          state = 2;
+        } else stack.push(name);
+      } else {
+        if (stack.length === 1) {
+          sectionStart = p;
+          sectionName = name;
+          if (selfClosing) sections.push({ name, start: p, end: tagEnd });
+        }
+        if (!selfClosing) {
+          if (stack.length >= MAX_DEPTH) {
+            this.fail(p, 'depth', `Le document est trop profond (plus de ${MAX_DEPTH} niveaux)`);
+          }
+          stack.push(name);
+        }
+      }
+      p = tagEnd;
+    }
+    if (state === 0)
+      throw new ConfigXmlError('no-root', `Le document ne contient pas d’élément <${ROOT_NAME}>.`);
+    if (state === 1) {
+      const open = stack[stack.length - 1] as string;
+      this.fail(n, 'truncated', `Document tronqué : la balise <${open}> n’est pas fermée`);
+    }
+    return {
+      bomLength,
+      rootStart,
+      rootOpenEnd,
+      rootCloseStart,
+      rootEnd,
+      rootSelfClosing,
+      sections,
+      newline: detectNewline(t),
+    };
+  }
+
+  private nameEnd(i: number): number {
+    const t = this.t;
+    if (i >= this.n || !isNameStartCode(t.charCodeAt(i))) return i;
+    i++;
+    while (i < this.n && isNameCode(t.charCodeAt(i))) i++;
+    return i;
+  }
+
+  /** Checks the attributes of a start tag; returns the offset after its `>`. */
+  private attributes(tagStart: number, nameEnd: number, tagName: string): number {
+    const t = this.t;
+    const n = this.n;
+    let i = nameEnd;
+    let seen: string[] | null = null;
+    for (;;) {
+      const ws = i;
+      while (i < n && isWs(t.charCodeAt(i))) i++;
+      if (i >= n) this.fail(tagStart, 'truncated', `Document tronqué dans la balise <${tagName}>`);
+      const c = t.charCodeAt(i);
+      if (c === GT) return i + 1;
+      if (c === SLASH) {
+        if (t.charCodeAt(i + 1) === GT) return i + 2;
+        this.fail(i, 'malformed', `« / » inattendu dans la balise <${tagName}>`);
+      }
+      if (i === ws || !isNameStartCode(c)) {
+        this.fail(i, 'malformed', `Caractère inattendu dans la balise <${tagName}>`);
+      }
+      const an = this.nameEnd(i);
+      const attr = t.slice(i, an);
+      if (seen === null) seen = [attr];
+      else if (seen.includes(attr))
+        this.fail(i, 'malformed', `Attribut « ${attr} » en double dans <${tagName}>`);
+      else seen.push(attr);
+      i = an;
+      while (i < n && isWs(t.charCodeAt(i))) i++;
+      if (t.charCodeAt(i) !== EQ) this.fail(i, 'malformed', `« = » attendu après l’attribut « ${attr} »`);
+      i++;
+      while (i < n && isWs(t.charCodeAt(i))) i++;
+      const q = t.charCodeAt(i);
+      if (q !== DQ && q !== SQ)
+        this.fail(i, 'malformed', `Valeur entre guillemets attendue pour « ${attr} »`);
+      const e = t.indexOf(q === DQ ? '"' : "'", i + 1);
+      if (e === -1) this.fail(i, 'truncated', `Valeur de l’attribut « ${attr} » non terminée`);
+      for (let k = i + 1; k < e; k++) {
+        const v = t.charCodeAt(k);
+        if (v === LT) this.fail(k, 'malformed', `« < » interdit dans la valeur de l’attribut « ${attr} »`);
+        if (v === AMP) k = this.reference(k) - 1;
+      }
+      i = e + 1;
+    }
+  }
+
+  /** Checks text content [p, q): references and `]]>`. */
+  private checkText(p: number, q: number): void {
+    const t = this.t;
+    if (this.nextAmp < p) {
+      const a = t.indexOf('&', p);
+      this.nextAmp = a === -1 ? this.n : a;
+    }
+    while (this.nextAmp < q) {
+      const after = this.reference(this.nextAmp);
+      const a = t.indexOf('&', after);
+      this.nextAmp = a === -1 ? this.n : a;
+    }
+    if (this.nextCdataEnd < p) {
+      const e = t.indexOf(']]>', p);
+      this.nextCdataEnd = e === -1 ? this.n : e;
+    }
+    if (this.nextCdataEnd < q)
+      this.fail(this.nextCdataEnd, 'malformed', '« ]]> » est interdit dans le texte');
+  }
+
+  /** Checks the reference starting with `&` at `a`; returns the offset after its `;`. */
+  private reference(a: number): number {
+    const t = this.t;
+    const n = this.n;
+    let i = a + 1;
+    if (t.charCodeAt(i) === 35) {
+      // &#...; or &#x...;
+      i++;
+      let cp = 0;
+      let digits = 0;
+      if (t.charCodeAt(i) === 120) {
+        i++;
+        for (; i < n; i++) {
+          const d = t.charCodeAt(i);
+          const v =
+            d >= 48 && d <= 57 ? d - 48 : d >= 97 && d <= 102 ? d - 87 : d >= 65 && d <= 70 ? d - 55 : -1;
+          if (v < 0) break;
+          cp = Math.min(cp * 16 + v, 0x110000);
+          digits++;
+        }
+      } else {
+        for (; i < n; i++) {
+          const d = t.charCodeAt(i);
+          if (d < 48 || d > 57) break;
+          cp = Math.min(cp * 10 + (d - 48), 0x110000);
+          digits++;
+        }
+      }
+      if (digits === 0 || t.charCodeAt(i) !== 59)
+        this.fail(a, 'malformed', 'Référence de caractère mal formée');
+      if (!(
+        cp === 9 ||
+        cp === 10 ||
+        cp === 13 ||
+        (cp >= 0x20 && cp <= 0xd7ff) ||
+        (cp >= 0xe000 && cp <= 0xfffd) ||
+        (cp >= 0x10000 && cp <= 0x10ffff)
+      )) {
+        this.fail(a, 'invalid-char', 'Référence à un caractère non autorisé en XML');
+      }
+      return i + 1;
+    }
+    const e = this.nameEnd(i);
+    if (e === i || t.charCodeAt(e) !== 59) {
+      this.fail(a, 'malformed', '« & » isolé : il doit être écrit « &amp; »');
+    }
+    const name = t.slice(i, e);
+    if (name !== 'amp' && name !== 'lt' && name !== 'gt' && name !== 'apos' && name !== 'quot') {
+      this.fail(
+        a,
+        'entity',
+        `Entité « &${name}; » non autorisée (seules les entités prédéfinies sont acceptées)`,
+      );
+    }
+    return e + 1;
+  }
+}
+
+/** CRLF when the first line end of the text is CRLF, else LF. */
+export function detectNewline(text: string): '\r\n' | '\n' {
+  const i = text.indexOf('\n');
+  return i > 0 && text.charCodeAt(i - 1) === 13 ? '\r\n' : '\n';
+}
