@@ -53,8 +53,22 @@ function sequenceLength(run: string, i: number): number {
   return decodeOneLevel(run.slice(i, i + size)) === null ? 0 : size;
 }
 
+/** Runs repeat a lot in a document (the same accented words): their classification is cached. */
+const cache = new Map<string, readonly TRunPiece[]>();
+const CACHE_LIMIT = 4096;
+
 /** Split a run of non-ASCII characters into pieces of one level each. */
-export function classifyRun(run: string): TRunPiece[] {
+export function classifyRun(run: string): readonly TRunPiece[] {
+  let pieces = cache.get(run);
+  if (pieces === undefined) {
+    pieces = classify(run);
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    if (run.length <= 64) cache.set(run, pieces);
+  }
+  return pieces;
+}
+
+function classify(run: string): TRunPiece[] {
   if (decodeOneLevel(run) !== null) return [{ text: run, level: depth(run) }];
   const pieces: TRunPiece[] = [];
   let plainStart = -1;

@@ -54,9 +54,12 @@ export const escapeBareAmpersands: TRepairStep = (text) => {
   };
 };
 
+/** Prefilter: a '<' not followed by what opens markup (the lexer has the last word). */
+const STRAY_LESS_THAN = /<(?![!?A-Za-z_:\u00C0-\uFFFF]|\/[A-Za-z_:\u00C0-\uFFFF>])/g;
+
 /** A '<' in text that opens no markup (`a < b`) becomes '&lt;'. */
 export const escapeStrayLessThan: TRepairStep = (text) => {
-  const { text: out, found } = replaceInData(text, /</g, () => '&lt;', TEXT_ONLY);
+  const { text: out, found } = replaceInData(text, STRAY_LESS_THAN, () => '&lt;', TEXT_ONLY);
   if (found.count === 0) return { text, changes: [] };
   return {
     text: out,

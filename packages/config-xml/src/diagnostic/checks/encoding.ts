@@ -1,7 +1,7 @@
 import type { TDiagnosticIssue } from '@synchro/contracts';
 import { classifyRun, NON_ASCII_RUN } from '../encoding-runs.ts';
 import type { TLineIndex } from '../lines.ts';
-import { segments } from '../segments.ts';
+import { dataMatches, TEXT_ONLY } from './occurrences.ts';
 
 export interface TEncodingCensus {
   /** Pieces in the convention (UTF-8 stored as Latin-1). */
@@ -17,21 +17,15 @@ export interface TEncodingCensus {
 /** Count, in character data, the non-ASCII pieces of each encoding level. */
 export function encodingCensus(text: string): TEncodingCensus {
   const census: TEncodingCensus = { convention: 0, plain: 0, firstPlain: -1, multiple: 0, firstMultiple: -1 };
-  for (const segment of segments(text)) {
-    if (segment.kind !== 'text') continue;
-    const slice = text.slice(segment.start, segment.end);
-    NON_ASCII_RUN.lastIndex = 0;
-    for (let match = NON_ASCII_RUN.exec(slice); match !== null; match = NON_ASCII_RUN.exec(slice)) {
-      const at = segment.start + match.index;
-      for (const piece of classifyRun(match[0])) {
-        if (piece.level === 1) census.convention += 1;
-        else if (piece.level === 0) {
-          census.plain += 1;
-          if (census.firstPlain === -1) census.firstPlain = at;
-        } else {
-          census.multiple += 1;
-          if (census.firstMultiple === -1) census.firstMultiple = at;
-        }
+  for (const { index, match } of dataMatches(text, NON_ASCII_RUN, TEXT_ONLY)) {
+    for (const piece of classifyRun(match)) {
+      if (piece.level === 1) census.convention += 1;
+      else if (piece.level === 0) {
+        census.plain += 1;
+        if (census.firstPlain === -1) census.firstPlain = index;
+      } else {
+        census.multiple += 1;
+        if (census.firstMultiple === -1) census.firstMultiple = index;
       }
     }
   }

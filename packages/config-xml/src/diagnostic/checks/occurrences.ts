@@ -8,25 +8,46 @@ export interface TOccurrences {
 }
 
 /** Segments where character data and attribute values live (not comments, CDATA, PIs, DOCTYPE). */
-const DATA_KINDS: ReadonlySet<TSegmentKind> = new Set(['text', 'start']);
+export const DATA_KINDS: ReadonlySet<TSegmentKind> = new Set(['text', 'start']);
+export const TEXT_ONLY: ReadonlySet<TSegmentKind> = new Set(['text']);
 
-/** Count the matches of a global pattern inside text and start-tag segments only. */
-export function countInData(text: string, pattern: RegExp): TOccurrences {
-  const found: TOccurrences = { count: 0, first: -1 };
-  for (const segment of segments(text)) {
-    if (!DATA_KINDS.has(segment.kind)) continue;
-    const slice = text.slice(segment.start, segment.end);
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(slice); match !== null; match = pattern.exec(slice)) {
-      if (found.first === -1) found.first = segment.start + match.index;
-      found.count += 1;
-      if (match[0].length === 0) pattern.lastIndex += 1;
-    }
+/**
+ * Matches of a global pattern that lie inside segments of the given kinds. One pass of the pattern
+ * over the whole text, merged with the segment list (which is only walked as far as the last
+ * match), so a pattern that never matches costs a single regular-expression scan. The patterns
+ * used here never match '<' or '>', so a match cannot straddle two segments.
+ */
+export function* dataMatches(
+  text: string,
+  pattern: RegExp,
+  kinds: ReadonlySet<TSegmentKind> = DATA_KINDS,
+): Generator<{ index: number; match: string }> {
+  pattern.lastIndex = 0;
+  let found = pattern.exec(text);
+  if (found === null) return;
+  const walk = segments(text);
+  let segment = walk.next();
+  while (found !== null) {
+    const index = found.index;
+    while (!segment.done && segment.value.end <= index) segment = walk.next();
+    if (segment.done) return;
+    if (index >= segment.value.start && kinds.has(segment.value.kind)) yield { index, match: found[0] };
+    if (found[0].length === 0) pattern.lastIndex += 1;
+    found = pattern.exec(text);
   }
-  return found;
 }
 
-/** Rewrite the matches of a global pattern inside text and start-tag segments only. */
+/** Count the matches of a global pattern inside data segments only. */
+export function countInData(text: string, pattern: RegExp, kinds?: ReadonlySet<TSegmentKind>): TOccurrences {
+  const occurrences: TOccurrences = { count: 0, first: -1 };
+  for (const { index } of dataMatches(text, pattern, kinds)) {
+    if (occurrences.first === -1) occurrences.first = index;
+    occurrences.count += 1;
+  }
+  return occurrences;
+}
+
+/** Rewrite the matches of a global pattern inside data segments only. */
 export function replaceInData(
   text: string,
   pattern: RegExp,
@@ -36,27 +57,15 @@ export function replaceInData(
   const found: TOccurrences = { count: 0, first: -1 };
   const parts: string[] = [];
   let copied = 0;
-  for (const segment of segments(text)) {
-    if (!kinds.has(segment.kind)) continue;
-    const slice = text.slice(segment.start, segment.end);
-    pattern.lastIndex = 0;
-    const rewritten = slice.replace(pattern, (match: string, ...rest: unknown[]) => {
-      const index = rest.find((value) => typeof value === 'number') as number;
-      const next = replace(match);
-      if (next !== match) {
-        if (found.first === -1) found.first = segment.start + index;
-        found.count += 1;
-      }
-      return next;
-    });
-    if (rewritten !== slice) {
-      parts.push(text.slice(copied, segment.start), rewritten);
-      copied = segment.end;
-    }
+  for (const { index, match } of dataMatches(text, pattern, kinds)) {
+    const next = replace(match);
+    if (next === match) continue;
+    if (found.first === -1) found.first = index;
+    found.count += 1;
+    parts.push(text.slice(copied, index), next);
+    copied = index + match.length;
   }
   if (parts.length === 0) return { text, found };
   parts.push(text.slice(copied));
   return { text: parts.join(''), found };
 }
-
-export const TEXT_ONLY: ReadonlySet<TSegmentKind> = new Set(['text']);
