@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { TDashboardView } from '@synchro/contracts';
+import { demoDashboard, demoUser } from '../../test/fixtures.ts';
+import { json, mockApi, renderApp } from '../../test/render-app.tsx';
+import { SUPPORT_LINKS } from './support-links.ts';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function show(view: TDashboardView, extra: Parameters<typeof mockApi>[0] = {}) {
+  const fetchMock = mockApi({
+    'GET /api/user': () => json(demoUser),
+    'GET /api/dashboard': () => json(view),
+    ...extra,
+  });
+  renderApp('/');
+  return fetchMock;
+}
+
+/** The value (dd) next to a label (dt). */
+async function valueOf(label: string) {
+  const term = await screen.findByText(label, { selector: 'dt' });
+  return term.nextElementSibling as HTMLElement;
+}
+
+describe('Général', () => {
+  it('shows every read-only field of the demo installation', async () => {
+    show(demoDashboard);
+    expect(await screen.findByRole('heading', { name: 'Général', level: 1 })).toBeInTheDocument();
+    expect(await valueOf('ID de synchronisation')).toHaveTextContent('DEMOA001');
+    expect(await valueOf('Logiciel à synchroniser')).toHaveTextContent('EBP GesCom Open Line');
+    expect(await valueOf('Licence Premium')).toHaveTextContent('OUI');
+    expect(await valueOf('Version du connecteur')).toHaveTextContent('6.19.4');
+    expect(await valueOf('Service automate installé')).toHaveTextContent('Version : 6.11.23.9');
+    expect(await valueOf('Date de configuration')).toHaveTextContent('05/03/2025 09:33 (UTC+1)');
+    expect(await valueOf('Date')).toHaveTextContent('09/03/2025 08:09 (UTC+1)');
+    expect(await valueOf('Type')).toHaveTextContent('Complète');
+    expect(await valueOf('Durée totale')).toHaveTextContent('00:04:11');
+    expect((await valueOf("Nombre d'enregistrements")).textContent).toBe('1\u202f838');
+    expect((await valueOf('Vitesse de lecture/écriture')).textContent).toBe(
+      '5\u202f927 enregistrements/minute',
+    );
+    expect(await valueOf('Volume de données')).toHaveTextContent('3,721 Mo');
+    expect(await valueOf('Terminaux autorisés')).toHaveTextContent('25');
+    expect(await valueOf('Terminaux déclarés')).toHaveTextContent('8');
+    expect((await valueOf('Planifications')).textContent).toBe(
+      '1 Complète / 2 Incrémentales / 0 Importation',
+    );
+    expect((await valueOf('Clés API Google restantes')).textContent).toBe('NC');
+    expect(screen.queryByRole('button', { name: /Synchronisation requise/ })).not.toBeInTheDocument();
+  });
+
+  it('shows each connection, the failed one in red with a focusable warning', async () => {
+    show(demoDashboard);
+    const list = await screen.findByRole('list', { name: 'État des connexions' });
+    expect(within(list).getByText('Cnx 1 Connexion réussie')).not.toHaveClass('text-destructive');
+    expect(within(list).getByText('Cnx 2 Échec de connexion')).toHaveClass('text-destructive');
+    const warning = within(list).getByRole('button', { name: /utilisez l'utilitaire de reconnexion/ });
+    warning.focus();
+    expect(warning).toHaveFocus();
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('utilitaire de reconnexion');
+  });
+
+  it('warns about a stale last sync, an excessive duration and a too large volume', async () => {
+    show({
+      ...demoDashboard,
+      lastSync: { ...demoDashboard.lastSync, stale: true, durationAlert: true, volumeAlert: true },
+    });
+    expect(await screen.findByRole('button', { name: /^Synchronisation requise/ })).toBeInTheDocument();
+    expect(screen.getByText('Synchronisation requise')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Durée de synchronisation excessive/ })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', {
+        name: /^Volume de données trop important.*réduisez l'historique ou limitez/,
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it('reads the automate states and missing values', async () => {
+    show({
+      ...demoDashboard,
+      premium: false,
+      connectorVersion: null,
+      automate: { state: 'update-required', label: 'Version : 6.10.0.1' },
+      lastSync: { ...demoDashboard.lastSync, at: null, records: null, speed: null },
+      terminals: { authorised: null, declared: 0 },
+      planningCounts: { C: 0, R: 1, I: 3 },
+    });
+    expect(await valueOf('Licence Premium')).toHaveTextContent('NON');
+    expect(await valueOf('Version du connecteur')).toHaveTextContent('NC');
+    const automate = await valueOf('Service automate installé');
+    expect(automate).toHaveTextContent('Mise à jour requise');
+    expect(
+      within(automate).getByRole('button', { name: /bouton de mise à jour dans le connecteur/ }),
+    ).toBeInTheDocument();
+    expect(await valueOf('Date')).toHaveTextContent('Aucune synchronisation');
+    expect(await valueOf('Terminaux autorisés')).toHaveTextContent('NC');
+    expect((await valueOf('Planifications')).textContent).toBe(
+      '0 Complète / 1 Incrémentale / 3 Importations',
+    );
+  });
+
+  it("shows 'Non installé' when the automate service is missing", async () => {
+    show({ ...demoDashboard, automate: { state: 'not-installed', label: null } });
+    expect(await valueOf('Service automate installé')).toHaveTextContent('Non installé');
+  });
+
+  it('shows times in the display zone with its offset', async () => {
+    show({ ...demoDashboard, displayTimeZone: { zone: 'America/Martinique', offsetMinutes: -240 } });
+    expect(await valueOf('Date')).toHaveTextContent('09/03/2025 03:09 (UTC-4)');
+  });
+
+  it('opens the support pages in a new tab', async () => {
+    show(demoDashboard);
+    for (const link of SUPPORT_LINKS) {
+      const anchor = await screen.findByRole('link', { name: new RegExp(`^${link.label}`) });
+      expect(anchor).toHaveAttribute('href', link.href);
+      expect(anchor).toHaveAttribute('target', '_blank');
+      expect(anchor.getAttribute('rel')).toContain('noopener');
+    }
+    expect(SUPPORT_LINKS.map((l) => l.label)).toEqual([
+      'Assistance à distance',
+      'Site support',
+      'Espace client',
+      "Site de l'éditeur",
+    ]);
+  });
+
+  it('launches a sync: busy label, all buttons disabled, then the result toast', async () => {
+    let release: (r: Response) => void = () => {};
+    const fetchMock = show(demoDashboard, {
+      'POST /api/sync-automate': () => new Promise<Response>((resolve) => (release = resolve)),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Incrémentale' }));
+    const running = screen.getByRole('button', { name: 'Synchronisation en cours...' });
+    expect(running).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Complète' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Import des saisies' })).toBeDisabled();
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/sync-automate')!;
+    expect(JSON.parse(call[1]!.body as string)).toEqual({ type: 'R' });
+    release(json({ retInfo: 'Demande de synchronisation transmise', retSync: 1 }));
+    const toast = await screen.findByText('Demande de synchronisation transmise');
+    expect(toast.closest('[data-variant]')).toHaveAttribute('data-variant', 'default');
+    expect(screen.getByText('Synchronisation')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Incrémentale' })).toBeEnabled());
+  });
+
+  it.each([
+    ['C', 'Complète'],
+    ['I', 'Import des saisies'],
+  ])('sends type %s for %s and shows a refused sync as destructive', async (type, label) => {
+    const fetchMock = show(demoDashboard, {
+      'POST /api/sync-automate': () =>
+        json({ retInfo: 'Cette fonctionnalité nécessite une licence Premium', retSync: 0 }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: label }));
+    const toast = await screen.findByText('Cette fonctionnalité nécessite une licence Premium');
+    expect(toast.closest('[data-variant]')).toHaveAttribute('data-variant', 'destructive');
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/sync-automate')!;
+    expect(JSON.parse(call[1]!.body as string)).toEqual({ type });
+  });
+
+  it("reports a failed request as 'Erreur de synchronisation'", async () => {
+    show(demoDashboard, { 'POST /api/sync-automate': () => json({ message: 'Service indisponible' }, 502) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Complète' }));
+    expect(await screen.findByText('Erreur de synchronisation')).toBeInTheDocument();
+    expect(screen.getByText('Service indisponible')).toBeInTheDocument();
+  });
+
+  it('offers to retry when the dashboard cannot be read', async () => {
+    let fail = true;
+    show(demoDashboard, {
+      'GET /api/dashboard': () => (fail ? json({ message: 'Base indisponible' }, 500) : json(demoDashboard)),
+    });
+    expect(await screen.findByText('Base indisponible')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Réessayer' }));
+    expect(await valueOf('ID de synchronisation')).toHaveTextContent('DEMOA001');
+  });
+});
