@@ -64,7 +64,8 @@ function xmllintStream(path: string): void {
 
 function sizeLabel(text: string): string {
   const bytes = Buffer.byteLength(text, 'utf8');
-  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  // Decimal units, as in the case labels.
+  return bytes < 1_000_000 ? `${Math.round(bytes / 1000)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
 function main(): void {
