@@ -74,6 +74,13 @@ describe('diagnoseConfig on broken input', () => {
     ]);
   });
 
+  it('names the element left open when an end tag closes its parent', () => {
+    const diagnostic = diagnoseConfig(fixture.replace('DEMO-EB15-AB22-A1BA-5B66</Serial>', 'DEMO'));
+    expect(diagnostic.parseError).toBe(
+      'Ligne 267 : balise fermante inattendue : l’élément <Serial> n’est pas fermé avant elle',
+    );
+  });
+
   it('places a bare & on its own line although saxes reports it later', () => {
     const diagnostic = diagnoseConfig(fixture.replace('<Nom>BERGER</Nom>', '<Nom>BERGER & fils</Nom>'));
     expect(diagnostic.isValid).toBe(false);

@@ -26,6 +26,46 @@ const READERS: readonly ((doc: ConfigDocument) => unknown)[] = [
   engine.redactConfig,
 ];
 
+type TSourceInput = {
+  Provider: string;
+  Serveur: string;
+  Nom_BDD: string;
+  Lecture_Seule: boolean;
+  Utilisateur: string;
+  MDP: string;
+};
+/** The core's Sources edit, looked up at run time while the core is still adding its exports. */
+const editSources = (engine as unknown as Record<string, unknown>).editSources as
+  ((text: string, payload: { sources: TSourceInput[] }) => string) | undefined;
+
+/**
+ * Edit the Sources of a readable document (change a server, add one source): what the editor
+ * writes must parse again, and the editor may only fail with ConfigXmlError.
+ */
+function editAndReread(text: string): void {
+  if (editSources === undefined) return;
+  const sources = engine.readSources(parseConfig(text)).sources.map((source) => ({
+    Provider: source.Provider,
+    Serveur: `${source.Serveur}-fuzz`,
+    Nom_BDD: source.Nom_BDD,
+    Lecture_Seule: source.Lecture_Seule,
+    Utilisateur: source.Utilisateur,
+    MDP: source.MDP,
+  }));
+  sources.push({
+    Provider: 'SQLOLEDB',
+    Serveur: 'srv',
+    Nom_BDD: 'Base é',
+    Lecture_Seule: true,
+    Utilisateur: 'sa',
+    MDP: '',
+  });
+  const edited = guarded(() => editSources(text, { sources }));
+  if (edited instanceof ConfigXmlError) return;
+  expect(diagnoseConfig(edited).isValid).toBe(true);
+  readEverything(edited);
+}
+
 /** Parse, then read every view: only ConfigXmlError may come out. */
 function readEverything(text: string): void {
   const doc = guarded(() => parseConfig(text));
@@ -119,6 +159,7 @@ describe('fuzz: mutated fixtures', () => {
         expect(diagnoseConfig(repaired.text).isValid).toBe(true);
         expect(() => parseConfig(repaired.text)).not.toThrow();
         readEverything(repaired.text);
+        editAndReread(repaired.text);
         expect(repairConfig(repaired.text).changes).toEqual([]);
       }),
       { seed: SEED, numRuns: 250 },

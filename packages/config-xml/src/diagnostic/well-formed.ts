@@ -22,17 +22,26 @@ export interface TStrictScan {
 export function strictScan(text: string): TStrictScan {
   const parser = new SaxesParser({ position: true });
   const result: TStrictScan = { fault: null, doctype: false, rootName: null };
+  // saxes pops the element an unexpected end tag skips over (and reports its close) before failing.
+  let lastClosed = '';
 
   parser.on('error', (error) => {
     if (result.fault !== null) return;
     const message = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
-    result.fault = { message: frenchParserMessage(message), line: parser.line, column: parser.column };
+    const french =
+      message === 'unexpected close tag.' && lastClosed !== ''
+        ? `balise fermante inattendue : l’élément <${lastClosed}> n’est pas fermé avant elle`
+        : frenchParserMessage(message);
+    result.fault = { message: french, line: parser.line, column: parser.column };
   });
   parser.on('doctype', () => {
     result.doctype = true;
   });
   parser.on('opentag', (tag) => {
     result.rootName ??= tag.name;
+  });
+  parser.on('closetag', (tag) => {
+    lastClosed = tag.name;
   });
   try {
     parser.write(text).close();
