@@ -118,18 +118,21 @@ export function Sidebar({
     );
   }
 
+  // The outer column paints the full height of long pages; the panel itself stays in view.
   return (
-    <aside
-      aria-label={label}
-      data-state={state}
-      className={cn(
-        'group/sidebar sticky top-0 flex h-svh shrink-0 flex-col overflow-hidden bg-sidebar text-sidebar-foreground transition-[width] duration-200 ease-out',
-        state === 'expanded' ? 'w-(--sidebar-width)' : 'w-(--sidebar-width-icon)',
-        className,
-      )}
-    >
-      {children}
-    </aside>
+    <div className="shrink-0 bg-sidebar">
+      <aside
+        aria-label={label}
+        data-state={state}
+        className={cn(
+          'group/sidebar sticky top-0 flex h-svh flex-col overflow-hidden bg-sidebar text-sidebar-foreground transition-[width] duration-200 ease-out',
+          state === 'expanded' ? 'w-(--sidebar-width)' : 'w-(--sidebar-width-icon)',
+          className,
+        )}
+      >
+        {children}
+      </aside>
+    </div>
   );
 }
 

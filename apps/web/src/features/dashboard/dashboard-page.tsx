@@ -145,6 +145,21 @@ function SourceState({ source }: { source: TDashboardSource }) {
   );
 }
 
+/** "N Complètes / N Incrémentales / N Importations", each part kept on one line. */
+function PlanningCounts({ counts }: { counts: TDashboardView['planningCounts'] }) {
+  const parts = formatPlanningCounts(counts).split(' / ');
+  return (
+    <span>
+      {parts.map((part, index) => (
+        <span key={part}>
+          {index > 0 ? ' / ' : null}
+          <span className="whitespace-nowrap">{part}</span>
+        </span>
+      ))}
+    </span>
+  );
+}
+
 const SYNC_BUTTONS: readonly { type: TSyncType; label: string; hint: string }[] = [
   { type: 'C', label: 'Complète', hint: 'Toutes les données' },
   { type: 'R', label: 'Incrémentale', hint: 'Les modifications depuis la dernière synchronisation' },
@@ -173,29 +188,38 @@ function SyncActions() {
   };
 
   return (
-    <SectionCard
-      title="Lancer une synchronisation"
-      description="La demande est transmise au service automate installé sur votre serveur."
-      icon={<Zap aria-hidden="true" />}
-    >
-      <div className="grid gap-3 sm:grid-cols-3">
-        {SYNC_BUTTONS.map((button) => (
-          <div key={button.type} className="grid gap-1.5">
-            <Button
-              variant={button.type === 'C' ? 'primary' : 'outline'}
-              className="w-full"
-              busy={running === button.type}
-              disabled={running !== null}
-              onClick={() => launch(button.type)}
-            >
-              {running === button.type ? null : <RefreshCw aria-hidden="true" />}
-              {running === button.type ? SYNC_RUNNING_LABEL : button.label}
-            </Button>
-            <p className="text-center text-xs text-muted-foreground">{button.hint}</p>
+    <Card className="border-primary/25 bg-gradient-to-br from-card to-primary-soft/60">
+      <div className="flex flex-col gap-5 p-5 sm:p-6 xl:flex-row xl:items-center xl:justify-between">
+        <div className="flex items-start gap-3">
+          <div className="grid size-9 shrink-0 place-content-center rounded-md bg-primary text-primary-foreground [&_svg]:size-[1.125rem]">
+            <Zap aria-hidden="true" />
           </div>
-        ))}
+          <div className="grid gap-0.5">
+            <CardTitle>Lancer une synchronisation</CardTitle>
+            <CardDescription>
+              La demande est transmise au service automate installé sur votre serveur.
+            </CardDescription>
+          </div>
+        </div>
+        <div className="grid gap-3 sm:grid-cols-3 xl:w-[36rem] xl:shrink-0">
+          {SYNC_BUTTONS.map((button) => (
+            <div key={button.type} className="grid content-start gap-1.5">
+              <Button
+                variant={button.type === 'C' ? 'primary' : 'outline'}
+                className="w-full"
+                busy={running === button.type}
+                disabled={running !== null}
+                onClick={() => launch(button.type)}
+              >
+                {running === button.type ? null : <RefreshCw aria-hidden="true" />}
+                {running === button.type ? SYNC_RUNNING_LABEL : button.label}
+              </Button>
+              <p className="text-center text-xs text-muted-foreground">{button.hint}</p>
+            </div>
+          ))}
+        </div>
       </div>
-    </SectionCard>
+    </Card>
   );
 }
 
@@ -213,7 +237,7 @@ function SupportCard() {
       description={`Besoin d'aide${NNBSP}? Nos équipes vous accompagnent.`}
       icon={<LifeBuoy aria-hidden="true" />}
     >
-      <ul className="grid gap-2 sm:grid-cols-2">
+      <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
         {SUPPORT_LINKS.map((link) => (
           <li key={link.key}>
             <a
@@ -258,6 +282,9 @@ export function DashboardView({ view }: { view: TDashboardView }) {
         }
       />
       <div className="grid gap-6 lg:grid-cols-12">
+        <div className="lg:col-span-12">
+          <SyncActions />
+        </div>
         <SectionCard title="Installation" icon={<Info aria-hidden="true" />} className="lg:col-span-7">
           <FieldList>
             <Field label="ID de synchronisation">
@@ -342,15 +369,14 @@ export function DashboardView({ view }: { view: TDashboardView }) {
               {view.terminals.authorised === null ? NOT_AVAILABLE : formatNumber(view.terminals.authorised)}
             </Field>
             <Field label="Terminaux déclarés">{formatNumber(view.terminals.declared)}</Field>
-            <Field label="Planifications">{formatPlanningCounts(view.planningCounts)}</Field>
+            <Field label="Planifications">
+              <PlanningCounts counts={view.planningCounts} />
+            </Field>
             <Field label="Clés API Google restantes">{view.googleKeysRemaining}</Field>
           </FieldList>
         </SectionCard>
 
-        <div className="lg:col-span-7">
-          <SyncActions />
-        </div>
-        <div className="lg:col-span-5">
+        <div className="lg:col-span-12">
           <SupportCard />
         </div>
       </div>
