@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
@@ -45,7 +46,8 @@ function required(values: Record<string, unknown>, name: string): string {
 function readConfigFile(path: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // npm runs scripts from the project root; INIT_CWD is where the command was typed.
+    text = readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), path), 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(

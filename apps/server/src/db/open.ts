@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
 import { migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db } from './types.ts';
+
+/** The PostgreSQL files of the embedded database, inside DATA_DIR. */
+export const PGLITE_SUBDIR = 'pglite';
 
 export interface DatabaseTarget {
   /** PostgreSQL when set, else the embedded database in dataDir. */
@@ -23,7 +27,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   const lock: DataDirLock = acquireDataDirLock(target.dataDir);
   let db: Db | undefined;
   try {
-    db = await openPglite(target.dataDir);
+    // DATA_DIR also holds the lock, the session secret and the demo credentials.
+    db = await openPglite(join(target.dataDir, PGLITE_SUBDIR));
     await migrate(db);
   } catch (err) {
     await db?.close().catch(() => {});

@@ -1,0 +1,88 @@
+import { buildApp } from './app.ts';
+import { readEnv } from './config/env.ts';
+import { openDatabase } from './db/open.ts';
+import type { Db } from './db/types.ts';
+import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
+import { WEB_DIST_DIR } from './paths.ts';
+import { resolveSessionSecret } from './security/session-secret.ts';
+import { hasBuiltSpa } from './static/spa.ts';
+
+const startedAt = Date.now();
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const env = readEnv();
+  if (env.databaseUrl && !env.sessionSecret) {
+    // Checked before opening anything: no half-started server.
+    resolveSessionSecret({ configured: undefined, databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  }
+  say(
+    env.databaseUrl
+      ? 'Base de données : PostgreSQL (DATABASE_URL)'
+      : `Base de données embarquée : ${env.dataDir}`,
+  );
+  const db: Db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  const sessionSecret = resolveSessionSecret({
+    configured: env.sessionSecret,
+    databaseUrl: env.databaseUrl,
+    dataDir: env.dataDir,
+  });
+
+  const demo =
+    !env.databaseUrl || env.demo
+      ? await ensureDemoInstallation(db, env.databaseUrl ? undefined : env.dataDir)
+      : null;
+
+  const app = await buildApp({
+    db,
+    sessionSecret,
+    publicIp: env.publicIp,
+    trustProxy: env.trustProxy,
+    allowedOrigins: env.allowedOrigins,
+    webDistDir: WEB_DIST_DIR,
+    logLevel: env.logLevel,
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`\n${signal} reçu : arrêt du serveur...`);
+    try {
+      await app.close();
+    } finally {
+      await db.close();
+    }
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: env.port, host: env.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : env.port;
+  const shownHost = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(env.host) ? 'localhost' : env.host;
+  const baseUrl = `http://${shownHost}:${port}`;
+
+  say('');
+  say(`Console Synchro démarrée en ${((Date.now() - startedAt) / 1000).toFixed(1)} s : ${baseUrl}`);
+  if (!hasBuiltSpa(WEB_DIST_DIR))
+    say(`(interface web non construite : ${WEB_DIST_DIR} absent ; seule l'API répond)`);
+  if (demo) {
+    say('');
+    say(demo.created ? 'Installation de démonstration créée :' : 'Installation de démonstration :');
+    say(`  ID de synchronisation : ${demo.syncId}`);
+    if (demo.clientId) {
+      say(`  ID Client             : ${demo.clientId}`);
+      say(`  Connexion             : ${demoLoginUrl(baseUrl, demo)}`);
+    } else {
+      say('  ID Client             : affiché lors de sa création (fichier demo-credentials.txt absent).');
+    }
+  }
+  say('');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Démarrage impossible : ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
