@@ -50,6 +50,11 @@ function sequenceLength(run: string, i: number): number {
           ? 4
           : 0;
   if (size === 0 || i + size > run.length) return 0;
+  // Cheap rejection first: a continuation byte is 0x80–0xBF (or a Windows-1252 character, > 0xFF).
+  for (let k = i + 1; k < i + size; k += 1) {
+    const code = run.charCodeAt(k);
+    if (code < 0x80 || (code > 0xbf && code <= 0xff)) return 0;
+  }
   return decodeOneLevel(run.slice(i, i + size)) === null ? 0 : size;
 }
 

@@ -1,3 +1,4 @@
+import { MAX_DEPTH } from '../xml/scan.ts';
 import { segments } from './segments.ts';
 
 /** What the lenient walk knows of one element path (root excluded, '/'-joined, e.g. 'Info/Serial'). */
@@ -43,11 +44,14 @@ interface TOpen {
  * Walk any text as if it were XML, tolerating faults: an end tag closes the nearest open element
  * of that name (elements left open inside it count as unclosed), stray end tags are ignored.
  * Gives the root, the top-level sections with their offsets and per-path counts and raw texts.
+ * Nesting is tracked down to MAX_DEPTH, which keeps the walk linear on any input.
  */
 export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set()): TLenientTree {
   const tree: TLenientTree = { root: null, sections: [], paths: new Map() };
   const stack: TOpen[] = [];
   let rootClosed = false;
+  /** Open elements whose text is being collected. */
+  let collecting = 0;
   for (const segment of segments(text)) {
     const top = stack[stack.length - 1];
     if (segment.kind === 'text' || segment.kind === 'cdata') {
@@ -69,7 +73,11 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
         else rootClosed = true;
         continue;
       }
-      for (const open of stack) if (open.collect && open.stats) open.stats.hasChildren = true;
+      // Deeper elements are ignored: no real document is that deep, and tracking them would make
+      // hostile input (thousands of nested or stray tags) cost O(depth) per tag.
+      if (stack.length >= MAX_DEPTH) continue;
+      if (collecting > 0)
+        for (const open of stack) if (open.collect && open.stats) open.stats.hasChildren = true;
       const path = top && top.path !== '' ? `${top.path}/${segment.name}` : segment.name;
       let stats = tree.paths.get(path);
       if (stats === undefined) {
@@ -84,7 +92,10 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
         section = { name: segment.name, start: segment.start, end: segment.selfClosing ? segment.end : -1 };
         tree.sections.push(section);
       }
-      if (!segment.selfClosing) stack.push({ name: segment.name, path, stats, collect, section });
+      if (!segment.selfClosing) {
+        stack.push({ name: segment.name, path, stats, collect, section });
+        if (collect) collecting += 1;
+      }
       continue;
     }
     if (segment.kind === 'end') {
@@ -94,8 +105,10 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
       while (stack.length > at + 1) {
         const left = stack.pop();
         if (left?.collect && left.stats) left.stats.unclosed = true;
+        if (left?.collect) collecting -= 1;
       }
       const closed = stack.pop();
+      if (closed?.collect) collecting -= 1;
       if (closed?.section) closed.section.end = segment.end;
       if (stack.length === 0 && tree.root) {
         tree.root.endTagStart = segment.start;

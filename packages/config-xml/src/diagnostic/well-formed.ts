@@ -15,6 +15,9 @@ export interface TStrictScan {
   rootName: string | null;
 }
 
+/** Thrown from the error handler to end the pass at the first fault. */
+const STOP = Symbol('stop');
+
 /**
  * One strict pass of saxes over the document: first fault (French), DOCTYPE presence, root name.
  * saxes expands no entity beyond the five predefined ones and never fetches anything.
@@ -26,13 +29,15 @@ export function strictScan(text: string): TStrictScan {
   let lastClosed = '';
 
   parser.on('error', (error) => {
-    if (result.fault !== null) return;
+    if (result.fault !== null) throw STOP;
     const message = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
     const french =
       message === 'unexpected close tag.' && lastClosed !== ''
         ? `balise fermante inattendue : l’élément <${lastClosed}> n’est pas fermé avant elle`
         : frenchParserMessage(message);
     result.fault = { message: french, line: parser.line, column: parser.column };
+    // Only the first fault is reported: stop there (saxes may otherwise report one per open tag).
+    throw STOP;
   });
   parser.on('doctype', () => {
     result.doctype = true;
@@ -46,7 +51,8 @@ export function strictScan(text: string): TStrictScan {
   try {
     parser.write(text).close();
   } catch (error) {
-    // saxes reports through the handler; anything thrown here is an internal limit.
+    if (error === STOP) return result;
+    // saxes reports through the handler; anything else thrown here is an internal limit.
     result.fault ??= {
       message: `erreur d’analyse (${String(error)})`,
       line: parser.line,

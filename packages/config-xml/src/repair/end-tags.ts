@@ -2,6 +2,7 @@ import type { TRepairChange } from '@synchro/contracts';
 import { lineIndex } from '../diagnostic/lines.ts';
 import { segments } from '../diagnostic/segments.ts';
 import { ConfigXmlError } from '../errors.ts';
+import { MAX_DEPTH } from '../xml/scan.ts';
 import { isTypoOf } from './similarity.ts';
 import type { TRepairStep } from './types.ts';
 
@@ -92,6 +93,7 @@ export const fixEndTags: TRepairStep = (text) => {
       }
       const parent = stack[stack.length - 1];
       if (parent !== undefined) parent.hasChild = true;
+      if (stack.length >= MAX_DEPTH) throw refuse(text, segment.start, 'Imbrication trop profonde');
       if (!segment.selfClosing)
         stack.push({ name: segment.name, tagEnd: segment.end, textEnd: -1, hasChild: false });
       else if (stack.length === 0) rootClosed = true;
