@@ -42,8 +42,8 @@ describe('AuthProvider', () => {
     const { result, queryClient } = setup();
     await waitFor(() => expect(result.current.user).toBeNull());
     await act(() => result.current.login({ username: 'DEMOA001', password: 'x' }));
-    expect(result.current.user).toEqual(demoUser);
     expect(queryClient.getQueryData(queryKeys.user)).toEqual(demoUser);
+    await waitFor(() => expect(result.current.user).toEqual(demoUser));
     await act(() => result.current.logout());
     await waitFor(() => expect(result.current.user).toBeNull());
     expect(queryClient.getQueryData(queryKeys.user)).toBeNull();
