@@ -29,7 +29,17 @@ export {
   readTerminals,
 } from './read/readers.ts';
 export { redactConfig } from './redact.ts';
-export { sectionOf } from './scope.ts';
+export { sectionOf, editScope, EDIT_SECTION, type EditKind } from './scope.ts';
+export {
+  editSources,
+  editExternalLinks,
+  editExternalCalendars,
+  editSyncData,
+  editExclusions,
+  editComplement,
+  editPlanifications,
+} from './edit/sections.ts';
+export { editTerminal, expectedAutorisationLongue } from './edit/terminal.ts';
 export { diagnoseConfig } from './diagnostic/diagnose.ts';
 export { REQUIRED_SECTIONS } from './diagnostic/sections.ts';
 export { repairConfig, type TRepairResult } from './repair/repair.ts';

@@ -13,6 +13,30 @@ import { z } from 'zod';
 // ---------------------------------------------------------------------------------------------
 // Building blocks
 
+const frenchErrors = z.locales.fr().localeError;
+
+/** One invalid field of a payload: its path (`sources.0.MDP`) and a French message. */
+export interface TPayloadIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * Validates a payload with French messages (a schema's own messages first, zod's French locale
+ * for the rest). Returns the normal form, or the list of invalid fields.
+ */
+export function parsePayload<T extends z.ZodType>(
+  schema: T,
+  data: unknown,
+): { ok: true; value: z.output<T> } | { ok: false; issues: TPayloadIssue[] } {
+  const r = schema.safeParse(data, { error: frenchErrors });
+  if (r.success) return { ok: true, value: r.data };
+  return {
+    ok: false,
+    issues: r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+  };
+}
+
 /** True when the string holds only characters an XML 1.0 document can carry. */
 export function isXmlSafeText(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
@@ -542,7 +566,11 @@ export const ZTerminalInput = z.object({
         Autorise: z
           .union([z.number(), z.enum(['-1', '0', '1'])], { error: 'Autorisation attendue : 1, 0 ou -1' })
           .transform(Number)
-          .pipe(ZAutorise),
+          .pipe(
+            z.union([z.literal(-1), z.literal(0), z.literal(1)], {
+              error: 'Autorisation attendue : 1, 0 ou -1',
+            }),
+          ),
         Libelle: zConfigLine(500),
       }),
     )
