@@ -9,7 +9,7 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: [['list'], ['json']],
+  reporter: [['list'], ['json', { outputFile: '../reports/playwright.json' }]],
   outputDir: '../test-results',
   use: {
     baseURL: E2E_BASE_URL,

@@ -1,5 +1,5 @@
 /** The installation every browser test signs in to; created by start-server.mjs on a fresh database. */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 5055);
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 5391);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const E2E_SYNC_ID = 'E2EDEMO1';
 export const E2E_CLIENT_ID = 'e2e-client-secret-4242';
