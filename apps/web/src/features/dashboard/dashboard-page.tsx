@@ -201,12 +201,12 @@ function SyncActions() {
             </CardDescription>
           </div>
         </div>
-        <div className="grid gap-3 sm:grid-cols-3 xl:w-[36rem] xl:shrink-0">
+        <div className="grid gap-3 sm:grid-cols-3 xl:w-[40rem] xl:shrink-0">
           {SYNC_BUTTONS.map((button) => (
-            <div key={button.type} className="grid content-start gap-1.5">
+            <div key={button.type} className="grid min-w-0 content-start gap-1.5">
               <Button
                 variant={button.type === 'C' ? 'primary' : 'outline'}
-                className="w-full"
+                className="h-auto min-h-10 w-full py-2 text-center whitespace-normal"
                 busy={running === button.type}
                 disabled={running !== null}
                 onClick={() => launch(button.type)}
@@ -237,14 +237,14 @@ function SupportCard() {
       description={`Besoin d'aide${NNBSP}? Nos équipes vous accompagnent.`}
       icon={<LifeBuoy aria-hidden="true" />}
     >
-      <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
+      <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-1">
         {SUPPORT_LINKS.map((link) => (
           <li key={link.key}>
             <a
               href={link.href}
               target="_blank"
               rel="noopener noreferrer"
-              className="group flex h-full items-start gap-3 rounded-md border border-border p-3 transition-colors hover:border-primary/40 hover:bg-primary-soft/50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+              className="group flex h-full items-start gap-3 rounded-md border border-border px-3 py-2.5 transition-colors hover:border-primary/40 hover:bg-primary-soft/50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
             >
               <span className="mt-0.5 text-primary [&_svg]:size-[1.125rem]">{SUPPORT_ICONS[link.key]}</span>
               <span className="grid min-w-0 gap-0.5">
@@ -285,98 +285,87 @@ export function DashboardView({ view }: { view: TDashboardView }) {
         <div className="lg:col-span-12">
           <SyncActions />
         </div>
-        <SectionCard title="Installation" icon={<Info aria-hidden="true" />} className="lg:col-span-7">
-          <FieldList>
-            <Field label="ID de synchronisation">
-              <span className="font-mono">{view.syncId}</span>
-            </Field>
-            <Field label="Logiciel à synchroniser">{view.softwareName}</Field>
-            <Field label="Licence Premium">
-              <Badge variant={view.premium ? 'success' : 'neutral'}>{view.premium ? 'OUI' : 'NON'}</Badge>
-            </Field>
-            <Field label="Version du connecteur">{view.connectorVersion ?? NOT_AVAILABLE}</Field>
-            <Field label="Service automate installé">
-              <AutomateValue automate={view.automate} />
-            </Field>
-            <Field label="Date de configuration">{configAt ?? NOT_AVAILABLE}</Field>
-          </FieldList>
-        </SectionCard>
-
-        <SectionCard
-          title="Connexions aux bases"
-          description="État relevé par le connecteur"
-          icon={<Database aria-hidden="true" />}
-          className="lg:col-span-5"
-        >
-          {view.sources.length ? (
-            <ul className="divide-y divide-border" aria-label="État des connexions">
-              {view.sources.map((source) => (
-                <SourceState key={source.position} source={source} />
-              ))}
-            </ul>
-          ) : (
-            <p className="py-2 text-sm text-muted-foreground">Aucune base de données configurée.</p>
-          )}
-        </SectionCard>
-
-        <SectionCard
-          title="Dernière synchronisation"
-          icon={<History aria-hidden="true" />}
-          className="lg:col-span-7"
-        >
-          <FieldList>
-            <Field
-              label="Date"
-              tone={lastSync.stale ? 'warning' : undefined}
-              warning={lastSync.stale ? <WarningHint message={WARNINGS.stale} /> : null}
-            >
-              {lastSyncAt ?? 'Aucune synchronisation'}
-              {lastSync.stale ? <Badge variant="warning">Synchronisation requise</Badge> : null}
-            </Field>
-            <Field label="Type">{lastSync.type ?? NOT_AVAILABLE}</Field>
-            <Field
-              label="Durée totale"
-              tone={lastSync.durationAlert ? 'warning' : undefined}
-              warning={lastSync.durationAlert ? <WarningHint message={WARNINGS.duration} /> : null}
-            >
-              {lastSync.duration ?? NOT_AVAILABLE}
-            </Field>
-            <Field label="Nombre d'enregistrements">
-              {lastSync.records === null ? NOT_AVAILABLE : formatNumber(lastSync.records)}
-            </Field>
-            <Field label="Vitesse de lecture/écriture">
-              {lastSync.speed === null
-                ? NOT_AVAILABLE
-                : `${formatNumber(lastSync.speed)} enregistrements/minute`}
-            </Field>
-            <Field
-              label="Volume de données"
-              tone={lastSync.volumeAlert ? 'warning' : undefined}
-              warning={lastSync.volumeAlert ? <WarningHint message={WARNINGS.volume} /> : null}
-            >
-              {lastSync.volume ?? NOT_AVAILABLE}
-            </Field>
-          </FieldList>
-        </SectionCard>
-
-        <SectionCard
-          title="Terminaux et planification"
-          icon={<CalendarClock aria-hidden="true" />}
-          className="lg:col-span-5"
-        >
-          <FieldList>
-            <Field label="Terminaux autorisés">
-              {view.terminals.authorised === null ? NOT_AVAILABLE : formatNumber(view.terminals.authorised)}
-            </Field>
-            <Field label="Terminaux déclarés">{formatNumber(view.terminals.declared)}</Field>
-            <Field label="Planifications">
-              <PlanningCounts counts={view.planningCounts} />
-            </Field>
-            <Field label="Clés API Google restantes">{view.googleKeysRemaining}</Field>
-          </FieldList>
-        </SectionCard>
-
-        <div className="lg:col-span-12">
+        <div className="grid content-start gap-6 lg:col-span-7">
+          <SectionCard title="Installation" icon={<Info aria-hidden="true" />}>
+            <FieldList>
+              <Field label="ID de synchronisation">
+                <span className="font-mono">{view.syncId}</span>
+              </Field>
+              <Field label="Logiciel à synchroniser">{view.softwareName}</Field>
+              <Field label="Licence Premium">
+                <Badge variant={view.premium ? 'success' : 'neutral'}>{view.premium ? 'OUI' : 'NON'}</Badge>
+              </Field>
+              <Field label="Version du connecteur">{view.connectorVersion ?? NOT_AVAILABLE}</Field>
+              <Field label="Service automate installé">
+                <AutomateValue automate={view.automate} />
+              </Field>
+              <Field label="Date de configuration">{configAt ?? NOT_AVAILABLE}</Field>
+            </FieldList>
+          </SectionCard>
+          <SectionCard title="Dernière synchronisation" icon={<History aria-hidden="true" />}>
+            <FieldList>
+              <Field
+                label="Date"
+                tone={lastSync.stale ? 'warning' : undefined}
+                warning={lastSync.stale ? <WarningHint message={WARNINGS.stale} /> : null}
+              >
+                {lastSyncAt ?? 'Aucune synchronisation'}
+                {lastSync.stale ? <Badge variant="warning">Synchronisation requise</Badge> : null}
+              </Field>
+              <Field label="Type">{lastSync.type ?? NOT_AVAILABLE}</Field>
+              <Field
+                label="Durée totale"
+                tone={lastSync.durationAlert ? 'warning' : undefined}
+                warning={lastSync.durationAlert ? <WarningHint message={WARNINGS.duration} /> : null}
+              >
+                {lastSync.duration ?? NOT_AVAILABLE}
+              </Field>
+              <Field label="Nombre d'enregistrements">
+                {lastSync.records === null ? NOT_AVAILABLE : formatNumber(lastSync.records)}
+              </Field>
+              <Field label="Vitesse de lecture/écriture">
+                {lastSync.speed === null
+                  ? NOT_AVAILABLE
+                  : `${formatNumber(lastSync.speed)} enregistrements/minute`}
+              </Field>
+              <Field
+                label="Volume de données"
+                tone={lastSync.volumeAlert ? 'warning' : undefined}
+                warning={lastSync.volumeAlert ? <WarningHint message={WARNINGS.volume} /> : null}
+              >
+                {lastSync.volume ?? NOT_AVAILABLE}
+              </Field>
+            </FieldList>
+          </SectionCard>
+        </div>
+        <div className="grid content-start gap-6 lg:col-span-5">
+          <SectionCard
+            title="Connexions aux bases"
+            description="État relevé par le connecteur"
+            icon={<Database aria-hidden="true" />}
+          >
+            {view.sources.length ? (
+              <ul className="divide-y divide-border" aria-label="État des connexions">
+                {view.sources.map((source) => (
+                  <SourceState key={source.position} source={source} />
+                ))}
+              </ul>
+            ) : (
+              <p className="py-2 text-sm text-muted-foreground">Aucune base de données configurée.</p>
+            )}
+          </SectionCard>
+          <SectionCard title="Terminaux et planification" icon={<CalendarClock aria-hidden="true" />}>
+            <FieldList>
+              <Field label="Terminaux autorisés">
+                {view.terminals.authorised === null ? NOT_AVAILABLE : formatNumber(view.terminals.authorised)}
+              </Field>
+              <Field label="Terminaux déclarés">{formatNumber(view.terminals.declared)}</Field>
+              <Field label="Planifications">
+                <PlanningCounts counts={view.planningCounts} />
+              </Field>
+              <Field label="Clés API Google restantes">{view.googleKeysRemaining}</Field>
+            </FieldList>
+          </SectionCard>
           <SupportCard />
         </div>
       </div>
