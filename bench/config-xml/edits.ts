@@ -1,11 +1,44 @@
-/** The section edit timed by the benchmark, found among the package exports. */
+/**
+ * The section edits timed by the benchmark, with payloads built once from the fixture's own views
+ * (the server receives the payload ready; reading it is not part of the edit).
+ */
+import * as engine from '@synchro/config-xml';
 
 export interface TSectionEdit {
   label: string;
-  run: (text: string) => unknown;
+  run: (text: string) => string;
 }
 
-/** Null until the core exports a section edit. */
-export function sectionEdit(): TSectionEdit | null {
-  return null;
+export function sectionEdits(fixture: string): TSectionEdit[] {
+  const doc = engine.parseConfig(fixture);
+  const sources = engine.readSources(doc).sources.map((source, i) => ({
+    Provider: source.Provider,
+    Serveur: i === 0 ? `${source.Serveur}-bench` : source.Serveur,
+    Nom_BDD: source.Nom_BDD,
+    Lecture_Seule: source.Lecture_Seule,
+    Utilisateur: source.Utilisateur,
+    MDP: source.MDP,
+  }));
+  const first = engine.readTerminals(doc).terminals[0];
+  if (first === undefined) throw new Error('The fixture has no terminal');
+  const terminal = {
+    Nom: first.Nom,
+    ID_Tablette: first.ID_Tablette,
+    ID_Smartphone: first.ID_Smartphone,
+    technicienId: first.technicienId,
+    depotId: first.depotId,
+    commerciaux: first.commerciaux.map((c) => ({ IDInterne: c.IDInterne, Libelle: c.Libelle })),
+    authorizations: first.authorizations.map((a, i) => ({
+      ID: a.ID,
+      Autorise: i === 0 ? (a.Autorise === 1 ? 0 : 1) : a.Autorise,
+      Libelle: a.Libelle,
+    })),
+  };
+  return [
+    { label: 'editSources (one server changed)', run: (text) => engine.editSources(text, { sources }) },
+    {
+      label: 'editTerminal (first terminal, one authorisation flipped)',
+      run: (text) => engine.editTerminal(text, first.xmlIndex, terminal),
+    },
+  ];
 }

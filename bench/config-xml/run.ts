@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SaxesParser } from 'saxes';
 import * as engine from '@synchro/config-xml';
-import { sectionEdit } from './edits.ts';
+import { sectionEdits } from './edits.ts';
 import { generateDocument } from './generate.ts';
 import { describeMachine } from './machine.ts';
 import { formatMs, time } from './measure.ts';
@@ -82,7 +82,7 @@ function main(): void {
     cases.push({ label, path, text, runs });
   }
   const withXmllint = xmllintAvailable();
-  const edit = sectionEdit();
+  const edits = sectionEdits(fixture);
   const rows: [string, (c: TCase) => number | null][] = [
     ['bare saxes pass (floor)', (c) => time(c.runs, () => saxesPass(c.text)).medianMs],
     [
@@ -91,10 +91,13 @@ function main(): void {
     ],
     ['parseConfig (top-level scan)', (c) => time(c.runs, () => engine.parseConfig(c.text)).medianMs],
     ['full read: parseConfig + every reader', (c) => time(c.runs, () => fullRead(c.text)).medianMs],
-    [
-      `section edit: ${edit?.label ?? 'not exported yet'}`,
-      (c) => (edit === null ? null : time(c.runs, () => edit.run(c.text)).medianMs),
-    ],
+    ...edits.map(
+      (edit) =>
+        [`section edit: ${edit.label}`, (c: TCase) => time(c.runs, () => edit.run(c.text)).medianMs] as [
+          string,
+          (c: TCase) => number | null,
+        ],
+    ),
     ['diagnoseConfig', (c) => time(c.runs, () => engine.diagnoseConfig(c.text)).medianMs],
     [
       'repairConfig (fixes the `&amp;apos;` artefacts)',
@@ -118,12 +121,12 @@ function main(): void {
     results.find((r) => r.name.startsWith(name))?.values[1] ?? null;
   const floor = at5('bare saxes');
   const read = at5('full read');
-  const editMs =
-    edit === null ? null : (results.find((r) => r.name.startsWith('section edit'))?.values[1] ?? null);
+  const editTimes = results.filter((r) => r.name.startsWith('section edit')).map((r) => r.values[1] ?? null);
+  const editMs = editTimes.some((v) => v === null) ? null : Math.max(...(editTimes as number[]));
   const ratio = floor !== null && read !== null ? read / floor : null;
   const goals = [
     `- Full read of 5 MB within 1.5× the bare saxes pass: ${ratio === null ? 'not measured' : `${ratio.toFixed(2)}× → ${ratio <= 1.5 ? 'met' : 'NOT met'}`}.`,
-    `- Section edit on 5 MB ≤ 100 ms: ${editMs === null ? 'not measured (no edit function exported yet)' : `${formatMs(editMs)} ms → ${editMs <= 100 ? 'met' : 'NOT met'}`}.`,
+    `- Section edit on 5 MB ≤ 100 ms: ${editMs === null ? 'not measured' : `slowest edit ${formatMs(editMs)} ms → ${editMs <= 100 ? 'met' : 'NOT met'}`}.`,
   ];
   if (!withXmllint) goals.push('- `xmllint` not installed (Debian package libxml2-utils): its row is n/a.');
 

@@ -26,25 +26,14 @@ const READERS: readonly ((doc: ConfigDocument) => unknown)[] = [
   engine.redactConfig,
 ];
 
-type TSourceInput = {
-  Provider: string;
-  Serveur: string;
-  Nom_BDD: string;
-  Lecture_Seule: boolean;
-  Utilisateur: string;
-  MDP: string;
-};
-/** The core's Sources edit, looked up at run time while the core is still adding its exports. */
-const editSources = (engine as unknown as Record<string, unknown>).editSources as
-  ((text: string, payload: { sources: TSourceInput[] }) => string) | undefined;
-
 /**
- * Edit the Sources of a readable document (change a server, add one source): what the editor
- * writes must parse again, and the editor may only fail with ConfigXmlError.
+ * Edit the Sources (change a server, add one source) and the first terminal (flip an
+ * authorisation) of a readable document: what the editors write must be valid and readable
+ * again, and the editors may only fail with ConfigXmlError.
  */
 function editAndReread(text: string): void {
-  if (editSources === undefined) return;
-  const sources = engine.readSources(parseConfig(text)).sources.map((source) => ({
+  const doc = parseConfig(text);
+  const sources = engine.readSources(doc).sources.map((source) => ({
     Provider: source.Provider,
     Serveur: `${source.Serveur}-fuzz`,
     Nom_BDD: source.Nom_BDD,
@@ -60,10 +49,29 @@ function editAndReread(text: string): void {
     Utilisateur: 'sa',
     MDP: '',
   });
-  const edited = guarded(() => editSources(text, { sources }));
-  if (edited instanceof ConfigXmlError) return;
-  expect(diagnoseConfig(edited).isValid).toBe(true);
-  readEverything(edited);
+  const outputs = [guarded(() => engine.editSources(text, { sources }))];
+  const first = guarded(() => engine.readTerminals(doc).terminals[0]);
+  if (first !== undefined && !(first instanceof ConfigXmlError)) {
+    const terminal = {
+      Nom: first.Nom,
+      ID_Tablette: first.ID_Tablette,
+      ID_Smartphone: first.ID_Smartphone,
+      technicienId: first.technicienId,
+      depotId: first.depotId,
+      commerciaux: first.commerciaux.map((c) => ({ IDInterne: c.IDInterne, Libelle: c.Libelle })),
+      authorizations: first.authorizations.map((a, i) => ({
+        ID: a.ID,
+        Autorise: i === 0 ? (a.Autorise === 1 ? 0 : 1) : a.Autorise,
+        Libelle: a.Libelle,
+      })),
+    };
+    outputs.push(guarded(() => engine.editTerminal(text, first.xmlIndex, terminal)));
+  }
+  for (const edited of outputs) {
+    if (edited instanceof ConfigXmlError) continue;
+    expect(diagnoseConfig(edited).isValid).toBe(true);
+    readEverything(edited);
+  }
 }
 
 /** Parse, then read every view: only ConfigXmlError may come out. */
@@ -166,6 +174,7 @@ describe('hostile input', () => {
 
 describe('fuzz: mutated fixtures', () => {
   it('diagnose, repair, parse and readers never throw anything but ConfigXmlError and never hang', () => {
+    let written = 0;
     fc.assert(
       fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
         const text = applyAll(mutations);
@@ -175,6 +184,7 @@ describe('fuzz: mutated fixtures', () => {
         readEverything(text);
         const repaired = guarded(() => repairConfig(text));
         if (repaired instanceof ConfigXmlError) return;
+        written += 1;
         // What repair writes, the engine reads back, and repairing again changes nothing.
         expect(diagnoseConfig(repaired.text).isValid).toBe(true);
         expect(() => parseConfig(repaired.text)).not.toThrow();
@@ -184,6 +194,9 @@ describe('fuzz: mutated fixtures', () => {
       }),
       { seed: SEED, numRuns: 200 },
     );
+    // Enough mutated documents get repaired for the write-then-read checks to mean something.
+    console.info(`fuzz: ${written}/200 mutated documents repaired, then edited and read back`);
+    expect(written).toBeGreaterThan(30);
   });
 
   it('repairs most single-fault mutations of the kinds it knows', () => {

@@ -125,6 +125,22 @@ describe('repairConfig', () => {
     expect(repairConfig(text).changes[0]?.message).toBe('Balise fermante </Serail> corrigée en </Serial>.');
   });
 
+  it('mends a start tag whose name was damaged, after its end tag', () => {
+    const text = clean.replace('<Nom>BERGER</Nom>', '<No&m>BERGER</Nom>');
+    const result = repaired(text);
+    expect(result.text).toBe(clean);
+    expect(repairConfig(text).changes).toEqual([
+      { code: 'mismatched-end-tag', message: 'Balise ouvrante <No&m> corrigée en <Nom>.', line: 291 },
+    ]);
+  });
+
+  it('removes an end tag written twice in a row', () => {
+    const text = clean.replace('</Sources>', '</Sources>\r\n  </Sources>').replace('</Nom>', '</Nom></Nom>');
+    const result = repaired(text);
+    expect(result.text).toBe(clean);
+    expect(result.codes).toEqual(['duplicate-end-tag', 'duplicate-end-tag']);
+  });
+
   it('adds the missing sections in legacy order with the document line end and indentation', () => {
     const text =
       '<?xml version="1.0"?>\r\n<Connexion>\r\n    <Sources>\r\n    </Sources>\r\n    <Info/>\r\n</Connexion>\r\n';
@@ -149,7 +165,8 @@ describe('repairConfig', () => {
   it('refuses what it cannot repair without guessing, in French', () => {
     expect(refusal(fixture.slice(0, 60_000)).message).toContain('tronqué');
     expect(refusal(clean.replace('</Info>', '')).message).toContain('impossible sans deviner');
-    expect(refusal(clean.replace('</Sources>', '</Sources>\r\n</Sources>')).code).toBe('repair-ambiguous');
+    expect(refusal(clean.replace('<Nom>BERGER</Nom>', 'BERGER</Nom>')).code).toBe('repair-ambiguous');
+    expect(refusal(clean.replace('<Source>', '<Source>\r\n    <Source>')).code).toBe('repair-ambiguous');
     expect(refusal('<Config><Info/></Config>').message).toContain('<Connexion>');
     expect(refusal('<!DOCTYPE Connexion><Connexion/>').message).toContain('DOCTYPE');
     expect(refusal('').code).toBe('repair-refused');

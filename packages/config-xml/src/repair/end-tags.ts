@@ -6,8 +6,13 @@ import { MAX_DEPTH } from '../xml/scan.ts';
 import { isTypoOf } from './similarity.ts';
 import type { TRepairStep } from './types.ts';
 
+/** A plausible XML name (ASCII letters, digits, '_', '-', '.', ':' and any non-ASCII letter). */
+const XML_NAME = /^[A-Za-z_:\u00C0-\uFFFF][\w.:\u00B7\u00C0-\uFFFF-]*$/;
+
 interface TOpen {
   name: string;
+  /** Offset of the start tag's '<'. */
+  start: number;
   /** Offset after the start tag. */
   tagEnd: number;
   /** Offset after the last non-blank character of its text, -1 when it has no text. */
@@ -62,8 +67,15 @@ export const fixEndTags: TRepairStep = (text) => {
       line: lines.lineOf(at),
     });
   };
+  /** The end tag just before, when only blanks separate it from the current segment. */
+  let previousEnd = null as { name: string; end: number } | null;
   for (const segment of segments(text)) {
     const top = stack[stack.length - 1];
+    const lastEnd: { name: string; end: number } | null = previousEnd;
+    previousEnd = null;
+    if (segment.kind === 'text' && lastEnd !== null && text.slice(segment.start, segment.end).trim() === '') {
+      previousEnd = lastEnd;
+    }
     if (segment.kind === 'text') {
       if (top === undefined) continue;
       const slice = text.slice(segment.start, segment.end);
@@ -95,11 +107,27 @@ export const fixEndTags: TRepairStep = (text) => {
       if (parent !== undefined) parent.hasChild = true;
       if (stack.length >= MAX_DEPTH) throw refuse(text, segment.start, 'Imbrication trop profonde');
       if (!segment.selfClosing)
-        stack.push({ name: segment.name, tagEnd: segment.end, textEnd: -1, hasChild: false });
+        stack.push({
+          name: segment.name,
+          start: segment.start,
+          tagEnd: segment.end,
+          textEnd: -1,
+          hasChild: false,
+        });
       else if (stack.length === 0) rootClosed = true;
       continue;
     }
     if (segment.kind !== 'end') continue;
+    if (lastEnd?.name === segment.name && !stack.some((open) => open.name === segment.name)) {
+      // The same end tag twice in a row (`</Nom></Nom>`), the second closing nothing: a duplicate.
+      edits.push({ at: lastEnd.end, remove: segment.end - lastEnd.end, insert: '' });
+      changes.push({
+        code: 'duplicate-end-tag',
+        message: `Balise fermante </${segment.name}> en double supprimée.`,
+        line: lines.lineOf(segment.start),
+      });
+      continue;
+    }
     if (top === undefined) throw refuse(text, segment.start, `Balise fermante </${segment.name}> en trop`);
     if (top.name === segment.name) {
       stack.pop();
@@ -110,12 +138,22 @@ export const fixEndTags: TRepairStep = (text) => {
       stack.pop();
       stack.pop();
     } else if (!stack.some((open) => open.name === segment.name) && isTypoOf(segment.name, top.name)) {
-      edits.push({ at: segment.start + 2, remove: segment.name.length, insert: top.name });
-      changes.push({
-        code: 'mismatched-end-tag',
-        message: `Balise fermante </${segment.name}> corrigée en </${top.name}>.`,
-        line: lines.lineOf(segment.start),
-      });
+      if (!XML_NAME.test(top.name) && XML_NAME.test(segment.name)) {
+        // The start tag's name is the damaged one (`<No&m>…</Nom>`): it takes the end tag's.
+        edits.push({ at: top.start + 1, remove: top.name.length, insert: segment.name });
+        changes.push({
+          code: 'mismatched-end-tag',
+          message: `Balise ouvrante <${top.name}> corrigée en <${segment.name}>.`,
+          line: lines.lineOf(top.start),
+        });
+      } else {
+        edits.push({ at: segment.start + 2, remove: segment.name.length, insert: top.name });
+        changes.push({
+          code: 'mismatched-end-tag',
+          message: `Balise fermante </${segment.name}> corrigée en </${top.name}>.`,
+          line: lines.lineOf(segment.start),
+        });
+      }
       stack.pop();
     } else {
       throw refuse(
@@ -125,6 +163,7 @@ export const fixEndTags: TRepairStep = (text) => {
       );
     }
     if (stack.length === 0) rootClosed = true;
+    previousEnd = { name: segment.name, end: segment.end };
   }
   if (stack.length > 0) {
     const top = stack[stack.length - 1];

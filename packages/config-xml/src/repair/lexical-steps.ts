@@ -38,9 +38,12 @@ export const removeInvalidCharacters: TRepairStep = (text) => {
   };
 };
 
-/** A '&' that starts no entity becomes '&amp;' (in text and attribute values). */
+/**
+ * A '&' that starts no entity becomes '&amp;', in text only: one inside a tag is most likely a
+ * damaged name, which the end-tag step can mend (the connector writes no attributes).
+ */
 export const escapeBareAmpersands: TRepairStep = (text) => {
-  const { text: out, found } = replaceInData(text, BARE_AMPERSAND, () => '&amp;');
+  const { text: out, found } = replaceInData(text, BARE_AMPERSAND, () => '&amp;', TEXT_ONLY);
   if (found.count === 0) return { text, changes: [] };
   return {
     text: out,
