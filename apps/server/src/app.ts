@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
+import { ConfigCache } from './domain/config-cache.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
@@ -45,12 +46,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Only JSON bodies: text/plain (a "simple" cross-site request) and forms never reach a route.
   app.removeContentTypeParser('text/plain');
+  // A POST without body may still say application/json (logout from a generic client).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
 
   const ctx: AppContext = {
     db: deps.db,
     sessionSecret: deps.sessionSecret,
     publicIp: deps.publicIp,
     now: deps.now ?? (() => new Date()),
+    configs: new ConfigCache(),
   };
 
   installErrorHandling(app);

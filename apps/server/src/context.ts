@@ -1,4 +1,5 @@
 import type { Db } from './db/types.ts';
+import type { ConfigCache } from './domain/config-cache.ts';
 
 /** What every feature's routes receive: the database, the clock and the server's settings. */
 export interface AppContext {
@@ -8,4 +9,6 @@ export interface AppContext {
   /** Answer of GET /api/server-ip; undefined until configured. */
   publicIp: string | undefined;
   now: () => Date;
+  /** Parsed configurations by installation and version. */
+  configs: ConfigCache;
 }

@@ -146,6 +146,17 @@ describe('session end', () => {
     expect((await app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
   });
 
+  it('logout accepts an empty body sent as application/json', async () => {
+    const cookie = await signIn(app, 'AUTH001');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { cookie, 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
+  });
+
   it('a session idle for 12 hours is refused', async () => {
     const cookie = await signIn(app, 'LATE001');
     clock = new Date(clock.getTime() + SESSION_IDLE_MS - 60_000);

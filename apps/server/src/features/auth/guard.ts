@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { findInstallationById, type Installation } from '../installations/service.ts';
+import type { Installation } from '../installations/service.ts';
 import { readSessionToken } from './cookie.ts';
 import { accessRefusal } from './service.ts';
 import { deleteInstallationSessions, findLiveSession } from './sessions.ts';
@@ -14,10 +14,9 @@ export function requireSession(ctx: AppContext) {
     const token = readSessionToken(request);
     if (!token) throw unauthorized();
     const now = ctx.now();
-    const session = await findLiveSession(ctx.db, token, ctx.sessionSecret, now);
-    if (!session) throw unauthorized('Session expirée ou invalide : veuillez vous reconnecter.');
-    const installation = await findInstallationById(ctx.db, session.installationId);
-    if (!installation) throw unauthorized();
+    const live = await findLiveSession(ctx.db, token, ctx.sessionSecret, now);
+    if (!live) throw unauthorized('Session expirée ou invalide : veuillez vous reconnecter.');
+    const { installation } = live;
     const refusal = accessRefusal(installation, now);
     if (refusal) {
       await deleteInstallationSessions(ctx.db, installation.id);

@@ -19,18 +19,19 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
       now: ctx.now(),
     });
     setSessionCookie(request, reply, token);
-    return buildUser(ctx.db, installation);
+    return buildUser(ctx.db, ctx.configs, installation);
   });
 
   // Public on purpose: ending a session that is already gone still succeeds.
   app.post('/api/logout', async (request, reply) => {
     const token = readSessionToken(request);
     if (token) {
-      const session = await findLiveSession(ctx.db, token, ctx.sessionSecret, ctx.now());
+      const live = await findLiveSession(ctx.db, token, ctx.sessionSecret, ctx.now());
       await deleteSession(ctx.db, token, ctx.sessionSecret);
-      if (session) {
+      if (live) {
         await recordAudit(ctx.db, {
-          installationId: session.installationId,
+          installationId: live.installation.id,
+          syncId: live.installation.syncId,
           actor: 'user',
           action: 'logout',
           address: request.ip,

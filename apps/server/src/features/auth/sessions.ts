@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/types.ts';
 import { hashSessionToken, randomToken } from '../../security/secrets.ts';
+import { installationColumns, type Installation } from '../installations/service.ts';
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -11,6 +12,11 @@ export interface SessionRow {
   installationId: string;
   lastSeenAt: Date;
   expiresAt: Date;
+}
+
+export interface LiveSession {
+  session: SessionRow;
+  installation: Installation;
 }
 
 export async function createSession(
@@ -32,30 +38,35 @@ export async function createSession(
   return token;
 }
 
-/** The live session of a cookie token; an expired one is deleted and gives null. */
+/** The live session of a cookie token and its installation; an expired one is deleted (null). */
 export async function findLiveSession(
   db: Queryable,
   token: string,
   secret: string,
   now: Date,
-): Promise<SessionRow | null> {
+): Promise<LiveSession | null> {
   const tokenHash = hashSessionToken(token, secret);
-  const [row] = await db.query<SessionRow>(
-    `SELECT token_hash AS "tokenHash", installation_id AS "installationId", last_seen_at AS "lastSeenAt",
-            expires_at AS "expiresAt"
-     FROM sessions WHERE token_hash = $1`,
+  // One round trip for the session and its installation: every protected request runs this.
+  const [row] = await db.query<Installation & { sLastSeenAt: Date; sExpiresAt: Date }>(
+    `SELECT s.last_seen_at AS "sLastSeenAt", s.expires_at AS "sExpiresAt", ${installationColumns('i')}
+     FROM sessions s JOIN installations i ON i.id = s.installation_id
+     WHERE s.token_hash = $1`,
     [tokenHash],
   );
   if (!row) return null;
-  const idleFor = now.getTime() - row.lastSeenAt.getTime();
-  if (row.expiresAt.getTime() <= now.getTime() || idleFor >= SESSION_IDLE_MS) {
+  const { sLastSeenAt, sExpiresAt, ...installation } = row;
+  const idleFor = now.getTime() - sLastSeenAt.getTime();
+  if (sExpiresAt.getTime() <= now.getTime() || idleFor >= SESSION_IDLE_MS) {
     await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
     return null;
   }
   if (idleFor >= TOUCH_INTERVAL_MS) {
     await db.query('UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1', [tokenHash, now]);
   }
-  return row;
+  return {
+    session: { tokenHash, installationId: installation.id, lastSeenAt: sLastSeenAt, expiresAt: sExpiresAt },
+    installation,
+  };
 }
 
 export async function deleteSession(db: Queryable, token: string, secret: string): Promise<void> {

@@ -134,6 +134,25 @@ describe('/api/user planning counts', () => {
   });
 });
 
+describe('configuration cache', () => {
+  it('a new stored version is seen at once by /api/user and /api/dashboard', async () => {
+    await addInstallation(db, { syncId: 'CACHE01' });
+    const cookie = await signIn(app, 'CACHE01');
+    const before = await app.inject({ url: '/api/user', headers: { cookie } });
+    expect(before.json<{ configVersion: number }>().configVersion).toBe(1);
+    // Another process (or the connector) stores version 2.
+    await db.query(
+      `UPDATE configurations SET version = 2, text = $1
+       WHERE installation_id = (SELECT id FROM installations WHERE sync_id = 'CACHE01')`,
+      [withPlanifications(planning(8, '06:00', 'C'))],
+    );
+    const after = await app.inject({ url: '/api/user', headers: { cookie } });
+    expect(after.json()).toMatchObject({ configVersion: 2, planningCounts: { C: 1, R: 0, I: 0 } });
+    const dash = await app.inject({ url: '/api/dashboard', headers: { cookie } });
+    expect(dash.json()).toMatchObject({ configVersion: 2, planningCounts: { C: 1, R: 0, I: 0 } });
+  });
+});
+
 describe('dashboard rules', () => {
   it('software name: second field of the first entry, else the generic name', () => {
     expect(softwareNameOf('1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom')).toBe(

@@ -8,9 +8,10 @@ import {
   readTerminals,
   type ConfigDocument,
 } from '@synchro/config-xml';
-import { parseStoredConfig, readOr422 } from '../../domain/connector-config.ts';
+import type { CachedConfig } from '../../domain/config-cache.ts';
+import { documentOr422, readOr422 } from '../../domain/connector-config.ts';
 import { connectorTimestampToIso, isValidTimeZone, sameDayIn, zoneOffsetMinutes } from '../../time/zoned.ts';
-import type { Installation, StoredConfiguration } from '../installations/service.ts';
+import type { Installation } from '../installations/service.ts';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Paris';
 /** Shown as 'Synchro pour votre ERP' when the licence names no software. */
@@ -67,12 +68,8 @@ function dashboardSources(doc: ConfigDocument): TDashboardSource[] {
   );
 }
 
-export function buildDashboard(
-  installation: Installation,
-  config: StoredConfiguration,
-  now: Date,
-): TDashboardView {
-  const doc = parseStoredConfig(config.text);
+export function buildDashboard(installation: Installation, config: CachedConfig, now: Date): TDashboardView {
+  const doc = documentOr422(config);
   return readOr422(() => {
     const info = readInfo(doc);
     const lastSync = readLastSync(doc);

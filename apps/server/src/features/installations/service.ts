@@ -28,9 +28,15 @@ export interface StoredConfiguration {
 export const MINIMAL_CONFIGURATION =
   '<?xml version="1.0" encoding="UTF-8"?>\r\n<Connexion>\r\n</Connexion>\r\n';
 
-const COLUMNS = `id, sync_id AS "syncId", client_id_hash AS "clientIdHash", premium, options, software,
-  suspended, expires_at AS "expiresAt", time_zone AS "timeZone", time_zone_label AS "timeZoneLabel",
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+/** The columns of an Installation, optionally qualified by a table alias (for joins). */
+export function installationColumns(alias = ''): string {
+  const p = alias ? `${alias}.` : '';
+  return `${p}id, ${p}sync_id AS "syncId", ${p}client_id_hash AS "clientIdHash", ${p}premium, ${p}options,
+  ${p}software, ${p}suspended, ${p}expires_at AS "expiresAt", ${p}time_zone AS "timeZone",
+  ${p}time_zone_label AS "timeZoneLabel", ${p}created_at AS "createdAt", ${p}updated_at AS "updatedAt"`;
+}
+
+const COLUMNS = installationColumns();
 
 export function assertValidSyncId(syncId: string): void {
   if (!SYNC_ID_PATTERN.test(syncId)) throw new AppError(400, SYNC_ID_MESSAGE, 'INVALID_SYNC_ID');
@@ -171,6 +177,14 @@ export async function listInstallations(db: Queryable): Promise<Installation[]> 
 export async function countInstallations(db: Queryable): Promise<number> {
   const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM installations');
   return row?.n ?? 0;
+}
+
+export async function getConfigurationVersion(db: Queryable, installationId: string): Promise<number> {
+  const [row] = await db.query<{ version: number }>(
+    'SELECT version FROM configurations WHERE installation_id = $1',
+    [installationId],
+  );
+  return row?.version ?? 0;
 }
 
 export async function getConfiguration(db: Queryable, installationId: string): Promise<StoredConfiguration> {

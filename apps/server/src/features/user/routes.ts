@@ -6,6 +6,6 @@ import { buildUser } from './service.ts';
 
 export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/user', { preHandler: requireSession(ctx) }, async (request): Promise<TUser> =>
-    buildUser(ctx.db, currentInstallation(request)),
+    buildUser(ctx.db, ctx.configs, currentInstallation(request)),
   );
 }

@@ -1,0 +1,63 @@
+import { ConfigXmlError, parseConfig, type ConfigDocument } from '@synchro/config-xml';
+import type { Queryable } from '../db/types.ts';
+import { getConfiguration, getConfigurationVersion } from '../features/installations/service.ts';
+
+export interface CachedConfig {
+  version: number;
+  /** The parsed document, or why the stored text cannot be parsed. */
+  parsed: ConfigDocument | ConfigXmlError;
+  /** Values derived from this version (the user view...), computed once. */
+  derived: Map<string, unknown>;
+}
+
+/**
+ * Parsed configurations by installation and version. Safe with several server processes: the
+ * version is read from the database on every use, so a newer version is never hidden; only the
+ * parse of an unchanged text is saved. Least recently used entries go first.
+ */
+export class ConfigCache {
+  private readonly entries = new Map<string, CachedConfig>();
+
+  constructor(private readonly maxEntries = 200) {}
+
+  async get(db: Queryable, installationId: string): Promise<CachedConfig> {
+    const version = await getConfigurationVersion(db, installationId);
+    const hit = this.entries.get(installationId);
+    if (hit && hit.version === version) {
+      this.entries.delete(installationId);
+      this.entries.set(installationId, hit);
+      return hit;
+    }
+    const stored = await getConfiguration(db, installationId);
+    const entry: CachedConfig = {
+      version: stored.version,
+      parsed: parseOrError(stored.text),
+      derived: new Map(),
+    };
+    this.entries.delete(installationId);
+    this.entries.set(installationId, entry);
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+    return entry;
+  }
+}
+
+function parseOrError(text: string): ConfigDocument | ConfigXmlError {
+  try {
+    return parseConfig(text);
+  } catch (err) {
+    if (err instanceof ConfigXmlError) return err;
+    throw err;
+  }
+}
+
+/** A value derived from a cached configuration, computed on first use. */
+export function derive<T>(entry: CachedConfig, key: string, compute: () => T): T {
+  if (entry.derived.has(key)) return entry.derived.get(key) as T;
+  const value = compute();
+  entry.derived.set(key, value);
+  return value;
+}
