@@ -307,10 +307,16 @@ export function DashboardView({ view }: { view: TDashboardView }) {
               <Field
                 label="Date"
                 tone={lastSync.stale ? 'warning' : undefined}
-                warning={lastSync.stale ? <WarningHint message={WARNINGS.stale} /> : null}
+                warning={
+                  lastSync.stale ? (
+                    <span className="inline-flex items-center gap-1">
+                      <Badge variant="warning">Synchronisation requise</Badge>
+                      <WarningHint message={WARNINGS.stale} />
+                    </span>
+                  ) : null
+                }
               >
                 {lastSyncAt ?? 'Aucune synchronisation'}
-                {lastSync.stale ? <Badge variant="warning">Synchronisation requise</Badge> : null}
               </Field>
               <Field label="Type">{lastSync.type ?? NOT_AVAILABLE}</Field>
               <Field
