@@ -76,7 +76,7 @@ async function main(): Promise<void> {
       say(`  ID Client             : ${demo.clientId}`);
       say(`  Connexion             : ${demoLoginUrl(baseUrl, demo)}`);
     } else {
-      say('  ID Client             : affiché lors de sa création (fichier demo-credentials.txt absent).');
+      say("  ID Client             : affiché lors de la création de l'installation.");
     }
   }
   say('');
