@@ -135,6 +135,7 @@ function main(): void {
     '',
     `Run \`npx tsx bench/config-xml/run.ts\` (documents generated under bench/config-xml/.generated/, not committed).`,
     `Machine: ${describeMachine()}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    'Medians of N runs after a warm-up, all in one process; on a shared machine they move by up to ~2× between runs.',
     '',
     ...lines,
     '',

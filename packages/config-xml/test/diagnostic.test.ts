@@ -3,6 +3,7 @@ import { ZConfigDiagnostic } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
 import { diagnoseConfig } from '../src/diagnostic/diagnose.ts';
 import { encodeOneLevel } from '../src/diagnostic/encoding-runs.ts';
+import { DEFAULT_MAX_BYTES } from '../src/xml/scan.ts';
 
 const fixture = readFileSync(new URL('./fixtures/connexion-ebp-gescom.xml', import.meta.url), 'utf8');
 const codes = (text: string): string[] => diagnoseConfig(text).issues.map((issue) => issue.code);
@@ -161,8 +162,8 @@ describe('diagnoseConfig on broken input', () => {
     expect(codes('<Config/>')).toContain('wrong-root');
   });
 
-  it('refuses a document over 50 MB without parsing it', () => {
-    const huge = `<Connexion>${' '.repeat(50 * 1024 * 1024)}</Connexion>`;
+  it('refuses a document over the package size limit without parsing it', () => {
+    const huge = `<Connexion>${' '.repeat(DEFAULT_MAX_BYTES)}</Connexion>`;
     const started = performance.now();
     const diagnostic = diagnoseConfig(huge);
     expect(performance.now() - started).toBeLessThan(2000);

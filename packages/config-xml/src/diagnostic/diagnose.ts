@@ -7,7 +7,9 @@ import { structureIssues } from './checks/structure.ts';
 import { extractValues, WANTED_PATHS } from './extraction.ts';
 import { walkLenient } from './lenient-tree.ts';
 import { lineIndex, type TLineIndex } from './lines.ts';
-import { MAX_CONFIG_BYTES, ROOT_NAME, utf8Length } from './sections.ts';
+import { ROOT_NAME } from './sections.ts';
+import { checkSize } from '../xml/scan.ts';
+import { ConfigXmlError } from '../errors.ts';
 import { segments } from './segments.ts';
 import { strictScan } from './well-formed.ts';
 
@@ -46,12 +48,13 @@ function firstDoctype(text: string): number {
 }
 
 function diagnose(text: string): TConfigDiagnostic {
-  const bytes = utf8Length(text);
-  if (bytes > MAX_CONFIG_BYTES) {
-    const megabytes = (bytes / (1024 * 1024)).toFixed(1);
-    const message = `Le fichier XML est trop volumineux (${megabytes} MB). La taille maximale autorisée est de 50MB.`;
-    const result = empty(text, message);
-    result.issues.push({ code: 'too-large', severity: 'error', message });
+  // The package's own size limit (parseConfig's), checked before anything is parsed.
+  try {
+    checkSize(text);
+  } catch (error) {
+    if (!(error instanceof ConfigXmlError)) throw error;
+    const result = empty(text, error.message);
+    result.issues.push({ code: 'too-large', severity: 'error', message: error.message });
     return result;
   }
   const lines = lineIndex(text);

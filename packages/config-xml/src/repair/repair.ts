@@ -1,9 +1,9 @@
 import type { TRepairChange } from '@synchro/contracts';
 import { diagnoseConfig } from '../diagnostic/diagnose.ts';
-import { MAX_CONFIG_BYTES, utf8Length } from '../diagnostic/sections.ts';
 import { strictScan } from '../diagnostic/well-formed.ts';
 import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
+import { checkSize } from '../xml/scan.ts';
 import { fixEndTags } from './end-tags.ts';
 import {
   escapeBareAmpersands,
@@ -39,12 +39,7 @@ export function repairConfig(text: string): TRepairResult {
   if (typeof text !== 'string' || text.trim() === '') {
     throw new ConfigXmlError('repair-refused', 'Aucun XML de configuration à réparer.');
   }
-  if (utf8Length(text) > MAX_CONFIG_BYTES) {
-    throw new ConfigXmlError(
-      'repair-refused',
-      'Le fichier XML est trop volumineux pour être réparé. La taille maximale autorisée est de 50MB.',
-    );
-  }
+  checkSize(text);
   const changes: TRepairChange[] = [];
   let current = text;
   const apply = (step: TRepairStep): void => {
