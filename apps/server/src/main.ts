@@ -45,9 +45,12 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = async (signal: string) => {
+    // Ctrl-C under `npm start` arrives twice (terminal + forwarded by start.mjs): stop once.
     if (stopping) return;
     stopping = true;
     say(`\n${signal} reçu : arrêt du serveur...`);
+    // Requests still running get 10 s; then the process ends anyway.
+    setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await app.close();
     } finally {
@@ -55,8 +58,8 @@ async function main(): Promise<void> {
     }
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ port: env.port, host: env.host });
   const address = app.server.address();

@@ -77,7 +77,9 @@ describe('the server process', () => {
     expect(second.stderr).toContain('est déjà utilisé par un autre processus');
     expect((await fetch(`${base}/api/user`, { headers: { cookie } })).status).toBe(200);
 
-    server.child.kill('SIGTERM');
+    // Ctrl-C under npm start delivers SIGINT twice (terminal and start.mjs): still a clean stop.
+    server.child.kill('SIGINT');
+    server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     expect(existsSync(join(dataDir, 'synchro.lock'))).toBe(false);
   });

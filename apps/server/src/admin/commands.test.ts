@@ -99,6 +99,8 @@ describe('admin command', () => {
     expect(res.code).not.toBe(0);
     expect(res.err).toContain('majuscules et ne contenir que des lettres et des chiffres');
     expect(await findInstallationBySyncId(db, 'abc-1')).toBeNull();
+    const long = await admin('create-installation', '--sync-id', 'A'.repeat(65), '--client-id', 'x');
+    expect(long.err).toContain('ne doit pas dépasser 64 caractères');
   });
 
   it('refuses an unreadable or non-XML configuration file', async () => {

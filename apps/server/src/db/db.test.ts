@@ -106,3 +106,19 @@ describe('data folder lock', () => {
     await again.close();
   });
 });
+
+describe('concurrent migrators', () => {
+  it('two migrations started together on one database both succeed and apply once', async () => {
+    const db = await openTestDb();
+    try {
+      const extra = [
+        ...loadMigrations(),
+        { version: 900, name: 'extra', sql: 'CREATE TABLE extra_once (x int);' },
+      ];
+      const [a, b] = await Promise.all([migrate(db, extra), migrate(db, extra)]);
+      expect([...(a ?? []), ...(b ?? [])]).toEqual([900]);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -28,13 +28,14 @@ const MIGRATION_LOCK_KEY = 74_110_601;
 
 /** Applies the migrations not yet recorded, all in one transaction; returns the versions applied. */
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<number[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
   return db.transaction(async (tx) => {
+    // First the lock: two processes starting together on one PostgreSQL migrate one after the other.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
     const done = new Set(
       (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
     );

@@ -190,6 +190,18 @@ describe('suspended and expired installations', () => {
     expect((await login(app, 'SUSP001', 'wrong')).statusCode).toBe(401);
   });
 
+  it('refusals and logouts are in the audit log', async () => {
+    const rows = await db.query<{ sync_id: string; action: string; details: { reason?: string } | null }>(
+      `SELECT sync_id, action, details FROM audit_log WHERE action IN ('login.refused', 'logout') ORDER BY id`,
+    );
+    expect(rows).toContainEqual({
+      sync_id: 'SUSP001',
+      action: 'login.refused',
+      details: { reason: 'suspended' },
+    });
+    expect(rows.some((r) => r.action === 'logout' && r.sync_id === 'AUTH001')).toBe(true);
+  });
+
   it('an expired installation cannot sign in; its open sessions are refused and deleted', async () => {
     const cookie = await signIn(app, 'EXP001');
     await setExpiry(db, 'EXP001', new Date(clock.getTime() - 1000));

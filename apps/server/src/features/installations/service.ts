@@ -40,6 +40,10 @@ const COLUMNS = installationColumns();
 
 export function assertValidSyncId(syncId: string): void {
   if (!SYNC_ID_PATTERN.test(syncId)) throw new AppError(400, SYNC_ID_MESSAGE, 'INVALID_SYNC_ID');
+  // The login form accepts at most 64 characters (ZLoginRequest).
+  if (syncId.length > 64) {
+    throw new AppError(400, "L'ID de synchronisation ne doit pas dépasser 64 caractères.", 'INVALID_SYNC_ID');
+  }
 }
 
 export function isExpired(installation: Pick<Installation, 'expiresAt'>, now: Date): boolean {
