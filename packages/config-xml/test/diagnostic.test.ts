@@ -155,6 +155,20 @@ describe('diagnoseConfig on broken input', () => {
     expect(diagnostic.isValid).toBe(true);
   });
 
+  it('reports a section present twice', () => {
+    const twice = small('    <Serial>A</Serial>').replace('<Terminaux/>', '<Terminaux/>\r\n  <Sources/>');
+    const issues = diagnoseConfig(twice).issues;
+    expect(issues.filter((issue) => issue.code === 'duplicate-section')).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        count: 2,
+        line: 8,
+        message: 'La section <Sources> apparaît 2 fois.',
+      }),
+    ]);
+    expect(issues.filter((issue) => issue.code !== 'duplicate-section')).toHaveLength(7);
+  });
+
   it('reports a wrong root element as invalid', () => {
     const diagnostic = diagnoseConfig('<Config><Info/></Config>');
     expect(diagnostic.isValid).toBe(false);

@@ -91,9 +91,13 @@ const tags = [...fixture.matchAll(/<\/?[A-Za-z_][^<>]*>/g)].map(
   (m) => [m.index, m.index + m[0].length] as const,
 );
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 type TMutation =
   | { kind: 'truncate'; at: number }
   | { kind: 'flip'; at: number; code: number }
+  | { kind: 'flip-byte'; at: number; byte: number }
   | { kind: 'remove-tag'; tag: number }
   | { kind: 'duplicate-tag'; tag: number }
   | { kind: 'ampersand'; at: number };
@@ -105,6 +109,7 @@ const mutation: fc.Arbitrary<TMutation> = fc.oneof(
     at: fc.nat(fixture.length - 1),
     code: fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xffff })),
   }),
+  fc.record({ kind: fc.constant('flip-byte' as const), at: fc.nat(fixture.length - 1), byte: fc.nat(255) }),
   fc.record({ kind: fc.constant('remove-tag' as const), tag: fc.nat(tags.length - 1) }),
   fc.record({ kind: fc.constant('duplicate-tag' as const), tag: fc.nat(tags.length - 1) }),
   fc.record({ kind: fc.constant('ampersand' as const), at: fc.nat(fixture.length) }),
@@ -117,6 +122,12 @@ function mutate(text: string, m: TMutation): string {
     case 'flip': {
       const at = Math.min(m.at, text.length - 1);
       return text.slice(0, at) + String.fromCharCode(m.code) + text.slice(at + 1);
+    }
+    case 'flip-byte': {
+      // A byte of the UTF-8 file changed, then the file read as UTF-8 again (U+FFFD where invalid).
+      const bytes = encoder.encode(text);
+      bytes[Math.min(m.at, bytes.length - 1)] = m.byte;
+      return decoder.decode(bytes);
     }
     case 'ampersand': {
       const at = Math.min(m.at, text.length);
