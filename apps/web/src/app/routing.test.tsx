@@ -104,12 +104,13 @@ describe('shell', () => {
     expect(within(nav).getByRole('link', { name: 'Général' })).not.toHaveAttribute('aria-current');
   });
 
-  it('navigates with the menu', async () => {
+  it('navigates with the menu and moves the focus to the new screen', async () => {
     mockApi(signedIn);
     const { location } = renderApp('/');
     await userEvent.click(await screen.findByRole('link', { name: 'Terminaux' }));
     expect(await screen.findByRole('heading', { name: 'Terminaux', level: 1 })).toBeInTheDocument();
     expect(currentPath(location)).toBe('/terminals');
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
     expect(screen.getByRole('link', { name: 'Terminaux' })).toHaveAttribute('aria-current', 'page');
   });
 
@@ -145,6 +146,25 @@ describe('shell', () => {
     await userEvent.keyboard('{Meta>}b{/Meta}');
     expect(sidebar).toHaveAttribute('data-state', 'expanded');
     cookieSetter.mockRestore();
+  });
+
+  it('is an off-canvas sheet under 768 px, closed after a choice', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 767px)',
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    }));
+    mockApi(signedIn);
+    const { location } = renderApp('/database');
+    await screen.findByRole('heading', { name: 'Base de données source', level: 1 });
+    expect(screen.queryByRole('navigation', { name: 'Écrans de la console' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Afficher le menu' }));
+    const sheet = await screen.findByRole('dialog', { name: 'Menu principal' });
+    await userEvent.click(within(sheet).getByRole('link', { name: 'Complément' }));
+    expect(await screen.findByRole('heading', { name: 'Complément', level: 1 })).toBeInTheDocument();
+    expect(currentPath(location)).toBe('/complement');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it('starts collapsed when the cookie says so', async () => {

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
 import { SidebarInset, SidebarProvider } from '../../components/ui/sidebar.tsx';
 import { AppHeader } from './app-header.tsx';
 import { AppSidebar } from './app-sidebar.tsx';
@@ -7,6 +8,18 @@ export const MAIN_CONTENT_ID = 'contenu-principal';
 
 /** The signed-in layout: skip link, side menu, header and the screen. */
 export default function AppShell({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const firstPath = useRef(location);
+
+  // After an in-app navigation, focus moves to the new screen (as a page load would reset it), so
+  // that keyboard and screen-reader users start reading at its title.
+  useEffect(() => {
+    if (location === firstPath.current) return;
+    firstPath.current = '';
+    mainRef.current?.focus({ preventScroll: true });
+  }, [location]);
+
   return (
     <SidebarProvider>
       <a
@@ -19,6 +32,7 @@ export default function AppShell({ children }: { children: ReactNode }) {
       <SidebarInset>
         <AppHeader />
         <main
+          ref={mainRef}
           id={MAIN_CONTENT_ID}
           tabIndex={-1}
           className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8"
