@@ -90,6 +90,16 @@ describe('diagnoseConfig on broken input', () => {
     expect(codes(fixture.replace('BERGER', 'R&D'))).toContain('bare-ampersand');
   });
 
+  it('reports a stray < and ]]> in text', () => {
+    const diagnostic = diagnoseConfig(small('    <Serial>a < b ]]> c</Serial>'));
+    expect(diagnostic.isValid).toBe(false);
+    const lexical = diagnostic.issues.filter((issue) => issue.code !== 'missing-section');
+    expect(lexical.map((issue) => [issue.code, issue.line])).toEqual([
+      ['bare-less-than', 5],
+      ['cdata-end-in-text', 5],
+    ]);
+  });
+
   it('still extracts values from an invalid document, with Error: for a field it cannot read', () => {
     const diagnostic = diagnoseConfig(fixture.replace('DEMO-EB15-AB22-A1BA-5B66</Serial>', 'DEMO'));
     expect(diagnostic.isValid).toBe(false);

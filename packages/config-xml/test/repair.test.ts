@@ -63,6 +63,13 @@ describe('repairConfig', () => {
     expect(result.lines).toEqual([291, 291]);
   });
 
+  it('escapes ]]> in text', () => {
+    const text = clean.replace('<Nom>BERGER</Nom>', '<Nom>a]]>b</Nom>');
+    const result = repaired(text);
+    expect(result.text).toBe(clean.replace('<Nom>BERGER</Nom>', '<Nom>a]]&gt;b</Nom>'));
+    expect(result.codes).toEqual(['cdata-end-in-text']);
+  });
+
   it('does not touch & in comments or CDATA', () => {
     const text = clean.replace('<Connexion>', '<Connexion><!-- a & b --><![CDATA[&amp;apos;]]>');
     expect(repairConfig(text)).toEqual({ text, changes: [] });

@@ -3,8 +3,10 @@ import {
   BARE_AMPERSAND,
   CHAR_REF,
   DOUBLE_ESCAPED,
+  CDATA_END,
   INVALID_CHAR,
   isInvalidCharRef,
+  STRAY_LESS_THAN,
 } from '../diagnostic/checks/patterns.ts';
 import { classifyRun, NON_ASCII_RUN, toConvention } from '../diagnostic/encoding-runs.ts';
 import { lineIndex } from '../diagnostic/lines.ts';
@@ -57,9 +59,6 @@ export const escapeBareAmpersands: TRepairStep = (text) => {
   };
 };
 
-/** Prefilter: a '<' not followed by what opens markup (the lexer has the last word). */
-const STRAY_LESS_THAN = /<(?![!?A-Za-z_:\u00C0-\uFFFF]|\/[A-Za-z_:\u00C0-\uFFFF>])/g;
-
 /** A '<' in text that opens no markup (`a < b`) becomes '&lt;'. */
 export const escapeStrayLessThan: TRepairStep = (text) => {
   const { text: out, found } = replaceInData(text, STRAY_LESS_THAN, () => '&lt;', TEXT_ONLY);
@@ -70,6 +69,22 @@ export const escapeStrayLessThan: TRepairStep = (text) => {
       {
         code: 'bare-less-than',
         message: `${found.count} « < » isolé(s) remplacé(s) par « &lt; ».`,
+        line: lineIndex(text).lineOf(found.first),
+      },
+    ],
+  };
+};
+
+/** The sequence ']]>' in text, which XML forbids there, becomes ']]&gt;'. */
+export const escapeCdataEnd: TRepairStep = (text) => {
+  const { text: out, found } = replaceInData(text, CDATA_END, () => ']]&gt;', TEXT_ONLY);
+  if (found.count === 0) return { text, changes: [] };
+  return {
+    text: out,
+    changes: [
+      {
+        code: 'cdata-end-in-text',
+        message: `${found.count} « ]]> » dans le texte remplacé(s) par « ]]&gt; ».`,
         line: lineIndex(text).lineOf(found.first),
       },
     ],

@@ -7,6 +7,7 @@ import { checkSize } from '../xml/scan.ts';
 import { fixEndTags } from './end-tags.ts';
 import {
   escapeBareAmpersands,
+  escapeCdataEnd,
   escapeStrayLessThan,
   normaliseEncoding,
   removeInvalidCharacters,
@@ -24,7 +25,9 @@ export interface TRepairResult {
 const LEXICAL_STEPS: readonly TRepairStep[] = [
   removeInvalidCharacters,
   escapeBareAmpersands,
+  escapeCdataEnd,
   escapeStrayLessThan,
+  escapeCdataEnd,
   undoDoubleEscaping,
   normaliseEncoding,
 ];

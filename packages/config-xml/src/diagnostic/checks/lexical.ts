@@ -1,7 +1,15 @@
 import type { TDiagnosticIssue } from '@synchro/contracts';
 import type { TLineIndex } from '../lines.ts';
-import { countInData } from './occurrences.ts';
-import { BARE_AMPERSAND, CHAR_REF, DOUBLE_ESCAPED, INVALID_CHAR, isInvalidCharRef } from './patterns.ts';
+import { countInData, TEXT_ONLY } from './occurrences.ts';
+import {
+  BARE_AMPERSAND,
+  CDATA_END,
+  CHAR_REF,
+  DOUBLE_ESCAPED,
+  INVALID_CHAR,
+  isInvalidCharRef,
+  STRAY_LESS_THAN,
+} from './patterns.ts';
 
 /** Faults of single characters or references: invalid characters, bare '&', double escaping. */
 export function lexicalIssues(text: string, lines: TLineIndex): TDiagnosticIssue[] {
@@ -38,6 +46,28 @@ export function lexicalIssues(text: string, lines: TLineIndex): TDiagnosticIssue
       message: `${bare.count} « & » isolé(s) qui ne commencent pas une entité XML (ils doivent être écrits « &amp; »).`,
       line: lines.lineOf(bare.first),
       count: bare.count,
+    });
+  }
+
+  const less = countInData(text, STRAY_LESS_THAN, TEXT_ONLY);
+  if (less.count > 0) {
+    issues.push({
+      code: 'bare-less-than',
+      severity: 'error',
+      message: `${less.count} « < » isolé(s) dans le texte (ils doivent être écrits « &lt; »).`,
+      line: lines.lineOf(less.first),
+      count: less.count,
+    });
+  }
+
+  const cdataEnd = countInData(text, CDATA_END, TEXT_ONLY);
+  if (cdataEnd.count > 0) {
+    issues.push({
+      code: 'cdata-end-in-text',
+      severity: 'error',
+      message: `${cdataEnd.count} « ]]> » dans le texte, interdit en XML (il doit être écrit « ]]&gt; »).`,
+      line: lines.lineOf(cdataEnd.first),
+      count: cdataEnd.count,
     });
   }
 

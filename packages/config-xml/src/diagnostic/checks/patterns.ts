@@ -9,6 +9,12 @@ export const BARE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+
  */
 export const DOUBLE_ESCAPED = /&amp;((?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)/g;
 
+/** A '<' in text that opens no markup (prefilter; the lexer decides what opens markup). */
+export const STRAY_LESS_THAN = /<(?![!?A-Za-z_:\u00C0-\uFFFF]|\/[A-Za-z_:\u00C0-\uFFFF>])/g;
+
+/** ']]>' is forbidden in character data. */
+export const CDATA_END = /\]\]>/g;
+
 /** Characters XML 1.0 forbids anywhere: C0 controls except tab/LF/CR, U+FFFE, U+FFFF, lone surrogates. */
 export const INVALID_CHAR =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
