@@ -1,7 +1,14 @@
 import { SECRET_PLACEHOLDER, ZUser } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, login, sessionCookie, signIn, testApp } from '../../../test/helpers/app.ts';
+import {
+  addInstallation,
+  FIXTURE_CONFIG,
+  login,
+  sessionCookie,
+  signIn,
+  testApp,
+} from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
 import { setExpiry, suspendInstallation } from '../installations/service.ts';
@@ -113,10 +120,15 @@ describe('GET /api/user', () => {
     const res = await app.inject({ url: '/api/user', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     const body = res.body;
-    // The fixture's secrets: source and link passwords, the agenda OAuth token, the customer-area login.
-    for (const secret of ['Demo-75e469', 'Demo-9a2289', 'PGpldG9uLWRlLWRlbW9uc3RyYXRpb24vPg==']) {
-      expect(body).not.toContain(secret);
-    }
+    // Every secret of the fixture: each MDP, each value under a Token, found independently here.
+    const secrets = [
+      ...FIXTURE_CONFIG.matchAll(/<MDP>([^<]{2,})<\/MDP>/g),
+      ...FIXTURE_CONFIG.matchAll(/<Token>[\s\S]*?<Valeur>([^<]+)<\/Valeur>/g),
+    ].map((m) => m[1] ?? '');
+    expect(secrets).toEqual(
+      expect.arrayContaining(['Demo-75e469', 'Demo-9a2289', 'PGpldG9uLWRlLWRlbW9uc3RyYXRpb24vPg==']),
+    );
+    for (const secret of secrets) expect(body).not.toContain(secret);
     const user = ZUser.parse(res.json());
     expect(user.ConfigConnecteur).toContain(SECRET_PLACEHOLDER);
     expect(user.ConfigConnecteur).toMatch(
