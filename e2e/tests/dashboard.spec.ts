@@ -37,7 +37,7 @@ test.describe('Général', () => {
 
   test('a sync order answers with a toast while no automate service is registered', async ({ page }) => {
     await page.getByRole('button', { name: /^Incrémentale/ }).click();
-    const toast = page.getByRole('status').filter({ hasText: 'Synchronisation' });
+    const toast = page.getByRole('status').filter({ hasText: 'Synchronisation' }).first();
     await expect(toast).toBeVisible();
     await expect(toast).toContainText('automate');
   });

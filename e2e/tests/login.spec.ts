@@ -29,7 +29,7 @@ test('a wrong client id shows the server message in an error toast and stays on 
   await page.getByLabel('ID de synchronisation').fill(E2E_SYNC_ID);
   await page.getByLabel('ID Client').fill('not-the-secret');
   await page.getByRole('button', { name: 'Se connecter' }).click();
-  const toast = page.getByRole('status').filter({ hasText: 'Erreur de connexion' });
+  const toast = page.getByRole('status').filter({ hasText: 'Erreur de connexion' }).first();
   await expect(toast).toBeVisible();
   await expect(toast).toContainText('Identifiants incorrects');
   await expect(page).toHaveURL(/\/auth/);
