@@ -84,7 +84,9 @@ function readEverything(text: string): void {
 const fixture = readFileSync(new URL('./fixtures/connexion-ebp-gescom.xml', import.meta.url), 'utf8');
 /** Time allowed to one engine call on a fixture-sized document; far above the normal ~50 ms. */
 const CALL_BUDGET_MS = 2_000;
-const SEED = 20261122;
+/** Fixed in CI; FUZZ_SEED and FUZZ_RUNS allow longer exploratory runs. */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
 /** Offsets of every tag of the fixture, to remove or duplicate whole tags. */
 const tags = [...fixture.matchAll(/<\/?[A-Za-z_][^<>]*>/g)].map(
@@ -203,11 +205,11 @@ describe('fuzz: mutated fixtures', () => {
         editAndReread(repaired.text);
         expect(repairConfig(repaired.text).changes).toEqual([]);
       }),
-      { seed: SEED, numRuns: 200 },
+      { seed: SEED, numRuns: RUNS },
     );
     // Enough mutated documents get repaired for the write-then-read checks to mean something.
-    console.info(`fuzz: ${written}/200 mutated documents repaired, then edited and read back`);
-    expect(written).toBeGreaterThan(30);
+    console.info(`fuzz: ${written}/${RUNS} mutated documents repaired, then edited and read back`);
+    expect(written).toBeGreaterThan(RUNS * 0.15);
   });
 
   it('repairs most single-fault mutations of the kinds it knows', () => {
