@@ -31,7 +31,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['@synchro/config-xml', '@synchro/server', '**/apps/server/**', '**/packages/config-xml/**'] },
+        {
+          patterns: [
+            '@synchro/config-xml',
+            '@synchro/server',
+            '**/apps/server/**',
+            '**/packages/config-xml/**',
+          ],
+        },
       ],
     },
   },
@@ -39,7 +46,10 @@ export default tseslint.config(
     files: ['packages/config-xml/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:fs', 'fs', 'node:net', 'node:http', 'pg', '@electric-sql/*'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['node:fs', 'fs', 'node:net', 'node:http', 'pg', '@electric-sql/*'] },
+      ],
     },
   },
 );

@@ -47,19 +47,37 @@ const only = process.argv[2];
 
 if (!only || only === 'unit') {
   run('Unit and API tests (embedded database)', 'npx', [
-    'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`,
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reports}/vitest.json`,
   ]);
   addVitest(`${reports}/vitest.json`);
 
-  const pgUrl = process.env.TEST_DATABASE_URL ?? ((await portAnswers('127.0.0.1', 5432)) ? 'postgres://postgres@127.0.0.1:5432/test' : '');
+  const pgUrl =
+    process.env.TEST_DATABASE_URL ??
+    ((await portAnswers('127.0.0.1', 5432)) ? 'postgres://postgres@127.0.0.1:5432/test' : '');
   if (pgUrl) {
-    run('Database and API tests on PostgreSQL', 'npx', [
-      'vitest', 'run', '--project', 'server', '--reporter=default', '--reporter=json',
-      `--outputFile.json=${reports}/vitest-pg.json`,
-    ], { TEST_DATABASE_URL: pgUrl });
+    run(
+      'Database and API tests on PostgreSQL',
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--project',
+        'server',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${reports}/vitest-pg.json`,
+      ],
+      { TEST_DATABASE_URL: pgUrl },
+    );
     addVitest(`${reports}/vitest-pg.json`);
   } else {
-    console.log('\nNo PostgreSQL answers on 127.0.0.1:5432 and TEST_DATABASE_URL is unset: PostgreSQL pass skipped.');
+    console.log(
+      '\nNo PostgreSQL answers on 127.0.0.1:5432 and TEST_DATABASE_URL is unset: PostgreSQL pass skipped.',
+    );
   }
 }
 

@@ -15,7 +15,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'synchro-bench-'));
 const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
 
 function run(opts) {
-  return new Promise((resolve, reject) => autocannon({ duration, connections, ...opts }, (e, r) => (e ? reject(e) : resolve(r))));
+  return new Promise((resolve, reject) =>
+    autocannon({ duration, connections, ...opts }, (e, r) => (e ? reject(e) : resolve(r))),
+  );
 }
 
 async function waitFor(url) {
@@ -30,10 +32,23 @@ async function waitFor(url) {
   throw new Error(`server did not answer at ${url}`);
 }
 
-const created = spawnSync(process.execPath, [
-  'apps/server/dist/cli.js', 'create-installation', '--sync-id', 'BENCH001', '--client-id', 'bench-secret',
-  '--config', 'apps/server/demo/connexion-ebp-gescom.xml', '--premium', '--options', '25;BENCH001;A',
-], { env, encoding: 'utf8' });
+const created = spawnSync(
+  process.execPath,
+  [
+    'apps/server/dist/cli.js',
+    'create-installation',
+    '--sync-id',
+    'BENCH001',
+    '--client-id',
+    'bench-secret',
+    '--config',
+    'apps/server/demo/connexion-ebp-gescom.xml',
+    '--premium',
+    '--options',
+    '25;BENCH001;A',
+  ],
+  { env, encoding: 'utf8' },
+);
 if (created.status !== 0) throw new Error(created.stderr);
 
 const server = spawn(process.execPath, ['apps/server/dist/main.js'], { env, stdio: 'inherit' });
@@ -57,7 +72,8 @@ try {
   if (user.non2xx > 0) throw new Error(`${user.non2xx} non-2xx answers from /api/user`);
 
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const row = (name, r) => `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} |`;
+  const row = (name, r) =>
+    `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} |`;
   const ratio = (user.requests.average / bare.requests.average).toFixed(2);
   const section = [
     '## API: GET /api/user with a session vs bare fastify',
@@ -78,7 +94,8 @@ try {
   try {
     text = readFileSync(readme, 'utf8');
   } catch {
-    text = '# Benchmarks\n\nFigures from the scripts of this folder. Re-run them; compare ratios, not absolute numbers (±50 % noise between runs).\n\n';
+    text =
+      '# Benchmarks\n\nFigures from the scripts of this folder. Re-run them; compare ratios, not absolute numbers (±50 % noise between runs).\n\n';
   }
   const start = text.indexOf('## API: GET /api/user');
   if (start >= 0) {

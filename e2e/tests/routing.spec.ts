@@ -62,7 +62,10 @@ test.describe('signed in', () => {
     await page.keyboard.press('Control+b');
     await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
     await expect.poll(width).toBe(48);
-    await expect(page.getByRole('button', { name: 'Afficher le menu' })).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('button', { name: 'Afficher le menu' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
     const cookie = (await context.cookies()).find((c) => c.name === 'sidebar_state');
     expect(cookie?.value).toBe('false');
     expect(Math.round((cookie?.expires ?? 0) - Date.now() / 1000)).toBeGreaterThan(604_000);

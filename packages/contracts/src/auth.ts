@@ -6,7 +6,11 @@ export const SYNC_ID_MESSAGE =
 
 /** POST /api/login: username is the sync id, password the client id (spec §7). */
 export const ZLoginRequest = z.object({
-  username: z.string().min(1, "L'ID de synchronisation est obligatoire").max(64).regex(SYNC_ID_PATTERN, SYNC_ID_MESSAGE),
+  username: z
+    .string()
+    .min(1, "L'ID de synchronisation est obligatoire")
+    .max(64)
+    .regex(SYNC_ID_PATTERN, SYNC_ID_MESSAGE),
   password: z.string().min(1, "L'ID Client est obligatoire").max(256),
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
