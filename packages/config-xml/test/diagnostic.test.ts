@@ -82,6 +82,16 @@ describe('diagnoseConfig on broken input', () => {
     );
   });
 
+  it('cuts a very long problematic line around the fault', () => {
+    const oneLine = `<Connexion><Info>${'<Serial>x</Serial>'.repeat(500)}<Exe>a & b</Exe></Info></Connexion>`;
+    const diagnostic = diagnoseConfig(oneLine);
+    expect(diagnostic.problematicLine).toBe(1);
+    const [line] = diagnostic.problematicContent;
+    expect(line?.content.length).toBeLessThanOrEqual(402);
+    expect(line?.content).toContain('<Exe>a & b</Exe>');
+    expect(line?.content.startsWith('…')).toBe(true);
+  });
+
   it('places a bare & on its own line although saxes reports it later', () => {
     const diagnostic = diagnoseConfig(fixture.replace('<Nom>BERGER</Nom>', '<Nom>BERGER & fils</Nom>'));
     expect(diagnostic.isValid).toBe(false);

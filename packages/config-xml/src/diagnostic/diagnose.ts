@@ -16,11 +16,24 @@ import { strictScan } from './well-formed.ts';
 /** Lines shown on each side of the problematic line. */
 const CONTEXT_LINES = 3;
 
-function contextAround(lines: TLineIndex, line: number): TProblematicLine[] {
+/** Longest line content returned; longer lines (a document on one line) are cut around the fault. */
+const MAX_LINE_CHARS = 400;
+
+/** A long line cut to MAX_LINE_CHARS, centred on the column when there is one. */
+export function clipLine(content: string, column: number | null): string {
+  if (content.length <= MAX_LINE_CHARS) return content;
+  const centre = column === null ? 0 : Math.min(Math.max(column - 1, 0), content.length);
+  const start = Math.max(0, Math.min(centre - MAX_LINE_CHARS / 2, content.length - MAX_LINE_CHARS));
+  const end = start + MAX_LINE_CHARS;
+  return `${start > 0 ? '…' : ''}${content.slice(start, end)}${end < content.length ? '…' : ''}`;
+}
+
+function contextAround(lines: TLineIndex, line: number, column: number | null): TProblematicLine[] {
   const content: TProblematicLine[] = [];
   const last = Math.min(lines.count, line + CONTEXT_LINES);
   for (let n = Math.max(1, line - CONTEXT_LINES); n <= last; n += 1) {
-    content.push({ lineNumber: n, content: lines.content(n), isProblematic: n === line });
+    const text = clipLine(lines.content(n), n === line ? column : null);
+    content.push({ lineNumber: n, content: text, isProblematic: n === line });
   }
   return content;
 }
@@ -78,12 +91,15 @@ function diagnose(text: string): TConfigDiagnostic {
   // reports it far later, so the lexical scan locates that one.
   let parseError: string | null = null;
   let problematicLine: number | null = null;
+  let problematicColumn: number | null = null;
   if (strict.fault !== null) {
     parseError = strict.fault.message;
     problematicLine = strict.fault.line;
+    problematicColumn = strict.fault.column;
     const bare = countInData(text, BARE_AMPERSAND);
     if (bare.first !== -1 && lines.lineOf(bare.first) < problematicLine) {
       problematicLine = lines.lineOf(bare.first);
+      problematicColumn = bare.first - text.lastIndexOf('\n', bare.first - 1);
       parseError = '« & » isolé (il doit être écrit « &amp; »)';
     }
     parseError = `Ligne ${problematicLine} : ${parseError}`;
@@ -107,7 +123,8 @@ function diagnose(text: string): TConfigDiagnostic {
       !values.some((value) => value.startsWith('Error:')),
     parseError,
     problematicLine,
-    problematicContent: problematicLine === null ? [] : contextAround(lines, problematicLine),
+    problematicContent:
+      problematicLine === null ? [] : contextAround(lines, problematicLine, problematicColumn),
     extractionResults,
     issues,
   };
