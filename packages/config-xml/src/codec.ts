@@ -43,8 +43,13 @@ const CP1252_TO_BYTE = new Map<number, number>([
   [0x0178, 0x9f],
 ]);
 
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
+
+/** The byte a stored character stands for, or -1 when it cannot be one. */
+function byteOf(c: number): number {
+  if (c <= 0xff) return c;
+  return CP1252_TO_BYTE.get(c) ?? -1;
+}
 
 /** Display value of a text stored in the connector's convention (see the module comment). */
 export function decodeConnectorText(stored: string): string {
@@ -52,24 +57,59 @@ export function decodeConnectorText(stored: string): string {
   let i = 0;
   while (i < n && stored.charCodeAt(i) < 0x80) i++;
   if (i === n) return stored; // ASCII: identical in both conventions
-  // A UTF-8 sequence starts with a byte 0xC2..0xF4; without one the text cannot be double-encoded.
-  const bytes = new Uint8Array(n);
-  let sawLead = false;
-  for (let k = 0; k < n; k++) {
-    let c = stored.charCodeAt(k);
-    if (c > 0xff) {
-      const b = CP1252_TO_BYTE.get(c);
-      if (b === undefined) return stored;
-      c = b;
-    } else if (c >= 0xc2 && c <= 0xf4) sawLead = true;
-    bytes[k] = c;
+  // Strict UTF-8 decoding of the bytes (same rules as a fatal TextDecoder): any fault keeps the
+  // text as it is.
+  const units: number[] = [];
+  for (let k = 0; k < i; k++) units.push(stored.charCodeAt(k));
+  while (i < n) {
+    const b0 = byteOf(stored.charCodeAt(i));
+    if (b0 < 0) return stored;
+    if (b0 < 0x80) {
+      units.push(b0);
+      i++;
+      continue;
+    }
+    let need: number;
+    let cp: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b0 >= 0xc2 && b0 <= 0xdf) {
+      need = 1;
+      cp = b0 & 0x1f;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      need = 2;
+      cp = b0 & 0x0f;
+      if (b0 === 0xe0) lo = 0xa0;
+      else if (b0 === 0xed) hi = 0x9f;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      need = 3;
+      cp = b0 & 0x07;
+      if (b0 === 0xf0) lo = 0x90;
+      else if (b0 === 0xf4) hi = 0x8f;
+    } else return stored;
+    for (let k = 1; k <= need; k++) {
+      if (i + k >= n) return stored;
+      const b = byteOf(stored.charCodeAt(i + k));
+      if (b < lo || b > hi) return stored;
+      lo = 0x80;
+      hi = 0xbf;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+    } else units.push(cp);
+    i += need + 1;
   }
-  if (!sawLead) return stored;
-  try {
-    return utf8Decoder.decode(bytes);
-  } catch {
-    return stored;
-  }
+  return fromUnits(units);
+}
+
+function fromUnits(units: number[]): string {
+  if (units.length <= 4096) return String.fromCharCode.apply(null, units);
+  const parts: string[] = [];
+  for (let k = 0; k < units.length; k += 4096)
+    parts.push(String.fromCharCode.apply(null, units.slice(k, k + 4096)));
+  return parts.join('');
 }
 
 /** Stored form, in the connector's convention, of a value typed by the administrator. */

@@ -1,6 +1,7 @@
 import { ConfigXmlError } from './errors.ts';
 import { scanDocument, type DocumentLayout, type ScanOptions, type SectionRange } from './xml/scan.ts';
-import { SourceText, parseChildren, type XElement } from './xml/tree.ts';
+import type { ElementIndex } from './xml/index.ts';
+import { SourceText, XElement, parseChildren, type XNode } from './xml/tree.ts';
 
 /**
  * The legacy order of the root's children (legacy-system.md §2); a missing section is created at
@@ -36,6 +37,11 @@ export class ConfigDocument {
     this.src = new SourceText(text, layout.newline, detectIndentUnit(text, layout), detectSelfClose(text));
   }
 
+  /** Every element of the document (built by the validating scan), for the readers. */
+  get index(): ElementIndex {
+    return this.layout.index;
+  }
+
   /** Range of the first root child with that name, or null. */
   range(name: string): SectionRange | null {
     for (const s of this.layout.sections) if (s.name === name) return s;
@@ -57,19 +63,44 @@ export class ConfigDocument {
     const depth = options.depth ?? Infinity;
     const cacheable = !options.fresh && depth === Infinity;
     if (cacheable && this.parsed.has(name)) return this.parsed.get(name) as XElement | null;
-    const r = this.range(name);
-    let el: XElement | null = null;
-    if (r) el = elementAt(this.src, r, depth);
+    const k = this.index.child(0, name);
+    const el = k < 0 ? null : elementFromIndex(this.src, this.index, k, null, depth);
     if (cacheable) this.parsed.set(name, el);
     return el;
   }
 }
 
-/** The element whose source range is `r` (a root child), parsed to `depth`. */
-export function elementAt(src: SourceText, r: SectionRange, depth: number): XElement {
-  const nodes = parseChildren(src, r.start, r.end, null, depth + 1);
-  const el = nodes[0];
-  if (!el || el.kind !== 1) throw new ConfigXmlError('internal', 'Section introuvable dans le document.');
+/**
+ * The lossless element for index entry `k`, its children built from the index for `depth` more
+ * levels (no rescan of the text: only the gaps between child elements are read, for their text,
+ * comments and the like); deeper elements are left lazy.
+ */
+export function elementFromIndex(
+  src: SourceText,
+  ix: ElementIndex,
+  k: number,
+  parent: XElement | null,
+  depth: number,
+): XElement {
+  const start = ix.start[k] as number;
+  const openEnd = ix.openEnd[k] as number;
+  const end = ix.end[k] as number;
+  const selfClosing = end === openEnd;
+  const closeStart = ix.closeStart[k] as number;
+  const eager = !selfClosing && depth >= 0;
+  const kids: XNode[] | null = selfClosing ? [] : eager ? [] : null;
+  const el = new XElement(src, ix.name(k), start, openEnd, closeStart, end, selfClosing, kids);
+  el.parent = parent;
+  if (kids !== null && eager) {
+    let pos = openEnd;
+    for (let c = ix.firstChild[k] as number; c !== -1; c = ix.nextSibling[c] as number) {
+      const cs = ix.start[c] as number;
+      if (cs > pos) for (const g of parseChildren(src, pos, cs, el, 0)) kids.push(g);
+      kids.push(elementFromIndex(src, ix, c, el, depth - 1));
+      pos = ix.end[c] as number;
+    }
+    if (closeStart > pos) for (const g of parseChildren(src, pos, closeStart, el, 0)) kids.push(g);
+  }
   return el;
 }
 

@@ -1,6 +1,5 @@
 import { SECRET_PLACEHOLDER } from '@synchro/contracts';
-import { asDocument, elementAt, type ConfigDocument } from './document.ts';
-import { ELEMENT, xmlText, type XElement } from './xml/tree.ts';
+import { asDocument, type ConfigDocument } from './document.ts';
 
 /**
  * Which values are secrets: every `MDP`, every value under a `Token` or `Tokens` element (source
@@ -16,35 +15,23 @@ interface Range {
   end: number;
 }
 
-function collect(el: XElement, inSecret: boolean, out: Range[]): void {
-  let hasChildElement = false;
-  const secretHere = inSecret || TOKEN_ELEMENTS.includes(el.name) || el.name === CUSTOMER_AREA;
-  for (const k of el.children) {
-    if (k.kind === ELEMENT) {
-      hasChildElement = true;
-      collect(k, secretHere, out);
-    }
-  }
-  if (hasChildElement || el.sourceSelfClosing) return;
-  if ((inSecret || el.name === SECRET_ELEMENT) && xmlText(el) !== '') {
-    out.push({ start: el.openEnd, end: el.closeStart });
-  }
-}
-
 /** Source ranges of the non-empty secret values of a document, in document order. */
 export function secretRanges(doc: ConfigDocument): Range[] {
-  const t = doc.text;
+  const ix = doc.index;
   const out: Range[] = [];
-  for (const r of doc.layout.sections) {
-    const slice = t.slice(r.start, r.end);
-    if (
-      slice.indexOf(SECRET_ELEMENT) === -1 &&
-      slice.indexOf('Token') === -1 &&
-      slice.indexOf(CUSTOMER_AREA) === -1
-    ) {
-      continue;
+  const secretId = ix.idOf(SECRET_ELEMENT);
+  const contextIds = [...TOKEN_ELEMENTS, CUSTOMER_AREA].map((n) => ix.idOf(n)).filter((id) => id >= 0);
+  if (secretId < 0 && contextIds.length === 0) return out;
+  // inSecret[k]: element k is, or is inside, a Token / Tokens / EspaceClient element.
+  const inSecret = new Uint8Array(ix.count);
+  for (let k = 0; k < ix.count; k++) {
+    const parent = ix.parent[k] as number;
+    const id = ix.nameId[k] as number;
+    inSecret[k] = (parent >= 0 && inSecret[parent] === 1) || contextIds.includes(id) ? 1 : 0;
+    if (ix.firstChild[k] !== -1 || ix.end[k] === ix.openEnd[k]) continue; // not a leaf, or empty tag
+    if ((inSecret[k] === 1 || id === secretId) && ix.xmlText(k) !== '') {
+      out.push({ start: ix.openEnd[k] as number, end: ix.closeStart[k] as number });
     }
-    collect(elementAt(doc.src, r, Infinity), false, out);
   }
   return out;
 }

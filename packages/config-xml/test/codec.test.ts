@@ -65,4 +65,22 @@ describe('connector text codec', () => {
       }),
     );
   });
+
+  it('decodes exactly as a strict UTF-8 decoder over the bytes', () => {
+    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const reference = (s: string): string => {
+      try {
+        return strict.decode(Uint8Array.from(s, (ch) => ch.charCodeAt(0)));
+      } catch {
+        return s;
+      }
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 12 }), (bytes) => {
+        const s = String.fromCharCode(...bytes);
+        expect(decodeConnectorText(s)).toBe(reference(s));
+      }),
+      { numRuns: 20000 },
+    );
+  });
 });

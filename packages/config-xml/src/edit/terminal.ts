@@ -2,7 +2,9 @@ import { TERMINAL_FREE_NAME, ZTerminalInput, type TTerminalInput } from '@synchr
 import type { ConfigDocument } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { autoriseValue } from '../read/readers.ts';
+import { textOf as ixText } from '../read/ix-values.ts';
 import { textOf, valueOf } from '../read/values.ts';
+import type { ElementIndex } from '../xml/index.ts';
 import { childNamed, childrenNamed, pathNamed, type XElement } from '../xml/tree.ts';
 import { SectionEditor, validatePayload } from './editor.ts';
 
@@ -20,43 +22,42 @@ interface Reference {
   Libelle: string;
 }
 
-/**
- * The Data lists an id change needs, parsed only when asked for (a large document's families are
- * never parsed for a terminal save).
- */
+/** The Data lists an id change needs, read from the element index when first asked for. */
 class DataLookup {
-  private readonly data: XElement | null;
+  private readonly ix: ElementIndex;
+  private readonly data: number;
   private readonly cache = new Map<string, Map<string, Reference>>();
   constructor(doc: ConfigDocument) {
-    this.data = doc.section('Data', { depth: 0, fresh: true });
+    this.ix = doc.index;
+    this.data = this.ix.child(0, 'Data');
   }
 
-  private list(path: string, item: string, label: (e: XElement) => string): Map<string, Reference> {
+  private list(path: string, item: string, label: (e: number) => string): Map<string, Reference> {
     let map = this.cache.get(path);
     if (map) return map;
+    const ix = this.ix;
     map = new Map();
-    for (const e of childrenNamed(childNamed(this.data, path), item)) {
-      const id = textOf(e, 'IDInterne').trim();
+    for (const e of ix.children(ix.child(this.data, path), item)) {
+      const id = ixText(ix, e, 'IDInterne').trim();
       if (id === '' || map.has(id)) continue;
-      const code = valueOf(e, 'Code');
+      const code = ix.childValue(e, 'Code');
       map.set(id, { Code: code !== null && code.trim() !== '' ? code : id, Libelle: label(e) });
     }
     this.cache.set(path, map);
     return map;
   }
 
-  private static person(e: XElement): string {
-    return `${textOf(e, 'Nom').trim()} ${textOf(e, 'Prenom').trim()}`.trim();
-  }
+  private person = (e: number): string =>
+    `${ixText(this.ix, e, 'Nom').trim()} ${ixText(this.ix, e, 'Prenom').trim()}`.trim();
 
   technicien(id: string): Reference | undefined {
-    return this.list('CMB_TECHNICIENS', 'TECHNICIENS', DataLookup.person).get(id);
+    return this.list('CMB_TECHNICIENS', 'TECHNICIENS', this.person).get(id);
   }
   salarie(id: string): Reference | undefined {
-    return this.list('CMB_SALARIES', 'SALARIES', DataLookup.person).get(id);
+    return this.list('CMB_SALARIES', 'SALARIES', this.person).get(id);
   }
   depot(id: string): Reference | undefined {
-    return this.list('CMB_STOCK_DEPOT', 'DEPOT', (e) => textOf(e, 'Libelle')).get(id);
+    return this.list('CMB_STOCK_DEPOT', 'DEPOT', (e) => ixText(this.ix, e, 'Libelle')).get(id);
   }
 }
 

@@ -26,45 +26,43 @@ import {
   type TAgendaItem,
 } from '@synchro/contracts';
 import type { ConfigDocument } from '../document.ts';
-import { childNamed, childrenNamed, pathNamed, type XElement } from '../xml/tree.ts';
-import {
-  digitsOf,
-  flagOf,
-  intOf,
-  isTrue,
-  nonEmptyOf,
-  numberOf,
-  secretOf,
-  textOf,
-  valueOf,
-} from './values.ts';
+import type { ElementIndex } from '../xml/index.ts';
+import { digitsOf, flagOf, intOf, nonEmptyOf, numberOf, secretOf, textOf } from './ix-values.ts';
+import { isTrue } from './values.ts';
+
+/** The first root child named `name` (-1 when absent). */
+function sectionOf(ix: ElementIndex, name: string): number {
+  return ix.child(0, name);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Info, DerSynchro
 
 export function readInfo(doc: ConfigDocument): TConfigInfo {
-  const s = doc.section('Info');
+  const ix = doc.index;
+  const s = sectionOf(ix, 'Info');
   return {
-    exe: textOf(s, 'Exe'),
-    serial: textOf(s, 'Serial'),
-    automateInstall: intOf(s, 'NuxiAutomateInstall'),
-    automateLabel: textOf(s, 'NuxiAutomateLibelle'),
-    configUpdatedAt: digitsOf(s, 'DateMAJConfig'),
-    connectorVersion: nonEmptyOf(s, 'VersionConnecteur'),
+    exe: textOf(ix, s, 'Exe'),
+    serial: textOf(ix, s, 'Serial'),
+    automateInstall: intOf(ix, s, 'NuxiAutomateInstall'),
+    automateLabel: textOf(ix, s, 'NuxiAutomateLibelle'),
+    configUpdatedAt: digitsOf(ix, s, 'DateMAJConfig'),
+    connectorVersion: nonEmptyOf(ix, s, 'VersionConnecteur'),
   };
 }
 
 export function readLastSync(doc: ConfigDocument): TLastSyncInfo {
-  const s = doc.section('DerSynchro');
+  const ix = doc.index;
+  const s = sectionOf(ix, 'DerSynchro');
   return {
-    dateHeure: digitsOf(s, 'DateHeure'),
-    type: nonEmptyOf(s, 'TypeDeSync'),
-    duration: nonEmptyOf(s, 'Duree'),
-    durationAlert: flagOf(s, 'DureeAlerte'),
-    records: numberOf(s, 'NbEnreg'),
-    speed: numberOf(s, 'Vitesse'),
-    volume: nonEmptyOf(s, 'Taille'),
-    volumeAlert: flagOf(s, 'TailleAlerte'),
+    dateHeure: digitsOf(ix, s, 'DateHeure'),
+    type: nonEmptyOf(ix, s, 'TypeDeSync'),
+    duration: nonEmptyOf(ix, s, 'Duree'),
+    durationAlert: flagOf(ix, s, 'DureeAlerte'),
+    records: numberOf(ix, s, 'NbEnreg'),
+    speed: numberOf(ix, s, 'Vitesse'),
+    volume: nonEmptyOf(ix, s, 'Taille'),
+    volumeAlert: flagOf(ix, s, 'TailleAlerte'),
   };
 }
 
@@ -85,33 +83,35 @@ function emptySource(): TSourceView {
 }
 
 export function readSources(doc: ConfigDocument): TSourcesView {
-  const sources: TSourceView[] = childrenNamed(doc.section('Sources'), 'Source').map((s) => ({
-    Provider: textOf(s, 'Provider'),
-    Serveur: textOf(s, 'Serveur'),
-    Nom_BDD: textOf(s, 'Nom_BDD'),
-    Lecture_Seule: flagOf(s, 'Lecture_Seule'),
-    Utilisateur: textOf(s, 'Utilisateur'),
-    MDP: secretOf(s, 'MDP'),
-    Status: intOf(s, 'Status'),
-    StatusLibelle: textOf(s, 'StatusLibelle'),
+  const ix = doc.index;
+  const sources: TSourceView[] = ix.children(sectionOf(ix, 'Sources'), 'Source').map((s) => ({
+    Provider: textOf(ix, s, 'Provider'),
+    Serveur: textOf(ix, s, 'Serveur'),
+    Nom_BDD: textOf(ix, s, 'Nom_BDD'),
+    Lecture_Seule: flagOf(ix, s, 'Lecture_Seule'),
+    Utilisateur: textOf(ix, s, 'Utilisateur'),
+    MDP: secretOf(ix, s, 'MDP'),
+    Status: intOf(ix, s, 'Status'),
+    StatusLibelle: textOf(ix, s, 'StatusLibelle'),
   }));
   while (sources.length < CONFIG_BLOCK_COUNT) sources.push(emptySource());
   return { sources };
 }
 
 export function readExternalLinks(doc: ConfigDocument): TExternalLinksView {
-  const s = doc.section('Liaisons_Externes');
-  const Liaisons = childrenNamed(childNamed(s, 'Liaisons'), 'Liaison').map((l) => ({
-    Logiciel: textOf(l, 'Logiciel'),
-    Config: textOf(l, 'Config'),
-    Utilisateur: textOf(l, 'Utilisateur'),
-    MDP: secretOf(l, 'MDP'),
+  const ix = doc.index;
+  const s = sectionOf(ix, 'Liaisons_Externes');
+  const Liaisons = ix.children(ix.child(s, 'Liaisons'), 'Liaison').map((l) => ({
+    Logiciel: textOf(ix, l, 'Logiciel'),
+    Config: textOf(ix, l, 'Config'),
+    Utilisateur: textOf(ix, l, 'Utilisateur'),
+    MDP: secretOf(ix, l, 'MDP'),
   }));
   while (Liaisons.length < CONFIG_BLOCK_COUNT)
     Liaisons.push({ Logiciel: '', Config: '', Utilisateur: '', MDP: '' });
   return {
-    Dossier_Import: textOf(s, 'Dossier_Import'),
-    Dossier_Export: textOf(s, 'Dossier_Export'),
+    Dossier_Import: textOf(ix, s, 'Dossier_Import'),
+    Dossier_Export: textOf(ix, s, 'Dossier_Export'),
     Liaisons,
   };
 }
@@ -123,56 +123,60 @@ export function mappingId(v: string | null): string {
 }
 
 export function readExternalCalendars(doc: ConfigDocument): TExternalCalendarsView {
-  const agenda = pathNamed(doc.section('Liaisons_Externes'), 'Agenda');
-  const mappings = childrenNamed(childNamed(agenda, 'Correspondances'), 'Correspondance').map((c) => ({
-    ID_Salarie: mappingId(valueOf(c, 'ID_Salarie')),
-    ID_Agenda: mappingId(valueOf(c, 'ID_Agenda')),
+  const ix = doc.index;
+  const agenda = ix.child(sectionOf(ix, 'Liaisons_Externes'), 'Agenda');
+  const mappings = ix.children(ix.child(agenda, 'Correspondances'), 'Correspondance').map((c) => ({
+    ID_Salarie: mappingId(ix.childValue(c, 'ID_Salarie')),
+    ID_Agenda: mappingId(ix.childValue(c, 'ID_Agenda')),
   }));
-  const lists = readDataLists(doc);
+  const data = sectionOf(ix, 'Data');
   const employees: TCalendarEmployee[] = [
-    ...lists.salaries.map((e) => ({ ...e, kind: 'salarie' as const })),
-    ...lists.techniciens.map((e) => ({ ...e, kind: 'technicien' as const })),
+    ...employeesOf(ix, ix.child(data, 'CMB_SALARIES'), 'SALARIES').map((e) => ({
+      ...e,
+      kind: 'salarie' as const,
+    })),
+    ...employeesOf(ix, ix.child(data, 'CMB_TECHNICIENS'), 'TECHNICIENS').map((e) => ({
+      ...e,
+      kind: 'technicien' as const,
+    })),
   ];
-  return { agendaType: textOf(agenda, 'Type_Agenda').trim(), mappings, employees, agendas: lists.agendas };
+  return {
+    agendaType: textOf(ix, agenda, 'Type_Agenda').trim(),
+    mappings,
+    employees,
+    agendas: agendasOf(ix, data),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Data lists
 
-function employees(list: XElement | null, item: string): TEmployee[] {
+function employeesOf(ix: ElementIndex, list: number, item: string): TEmployee[] {
   const out: TEmployee[] = [];
-  for (const e of childrenNamed(list, item)) {
-    const IDInterne = textOf(e, 'IDInterne').trim();
+  for (const e of ix.children(list, item)) {
+    const IDInterne = textOf(ix, e, 'IDInterne').trim();
     if (IDInterne === '') continue;
-    out.push({ IDInterne, Nom: textOf(e, 'Nom'), Prenom: textOf(e, 'Prenom') });
+    out.push({ IDInterne, Nom: textOf(ix, e, 'Nom'), Prenom: textOf(ix, e, 'Prenom') });
   }
   return out;
 }
 
-export function readSalaries(doc: ConfigDocument): TEmployee[] {
-  return employees(pathNamed(doc.section('Data'), 'CMB_SALARIES'), 'SALARIES');
-}
-
-export function readTechniciens(doc: ConfigDocument): TEmployee[] {
-  return employees(pathNamed(doc.section('Data'), 'CMB_TECHNICIENS'), 'TECHNICIENS');
-}
-
-export function readDepots(doc: ConfigDocument): TDepot[] {
+function depotsOf(ix: ElementIndex, data: number): TDepot[] {
   const out: TDepot[] = [];
-  for (const d of childrenNamed(pathNamed(doc.section('Data'), 'CMB_STOCK_DEPOT'), 'DEPOT')) {
-    const IDInterne = textOf(d, 'IDInterne').trim();
+  for (const d of ix.children(ix.child(data, 'CMB_STOCK_DEPOT'), 'DEPOT')) {
+    const IDInterne = textOf(ix, d, 'IDInterne').trim();
     if (IDInterne === '') continue;
-    out.push({ IDInterne, Code: textOf(d, 'Code'), Libelle: textOf(d, 'Libelle') });
+    out.push({ IDInterne, Code: textOf(ix, d, 'Code'), Libelle: textOf(ix, d, 'Libelle') });
   }
   return out;
 }
 
-function agendas(data: XElement | null): TAgendaItem[] {
+function agendasOf(ix: ElementIndex, data: number): TAgendaItem[] {
   const out: TAgendaItem[] = [];
-  for (const a of childrenNamed(childNamed(data, 'CMB_AGENDAS'), 'AGENDA')) {
-    const ID = textOf(a, 'ID').trim();
+  for (const a of ix.children(ix.child(data, 'CMB_AGENDAS'), 'AGENDA')) {
+    const ID = textOf(ix, a, 'ID').trim();
     if (ID === '') continue;
-    out.push({ ID, Libelle: textOf(a, 'Libelle') });
+    out.push({ ID, Libelle: textOf(ix, a, 'Libelle') });
   }
   return out;
 }
@@ -183,12 +187,12 @@ function agendas(data: XElement | null): TAgendaItem[] {
  * the family alone). Either id may already be written `family|sub`. Families are listed in order
  * of first appearance, each with its sub-families.
  */
-export function readFamilies(list: XElement | null, item: string): TFamily[] {
+function familiesOf(ix: ElementIndex, list: number, item: string): TFamily[] {
   const families = new Map<string, TFamily>();
   const subSeen = new Set<string>();
-  for (const row of childrenNamed(list, item)) {
-    let fam = textOf(row, 'IDFamille').trim();
-    let sub = textOf(row, 'IDInterne').trim();
+  for (const row of ix.children(list, item)) {
+    let fam = textOf(ix, row, 'IDFamille').trim();
+    let sub = textOf(ix, row, 'IDInterne').trim();
     if (fam.includes('|')) {
       const [f, s] = fam.split('|', 2) as [string, string];
       fam = f;
@@ -202,14 +206,14 @@ export function readFamilies(list: XElement | null, item: string): TFamily[] {
     if (fam === '') continue;
     let family = families.get(fam);
     if (!family) {
-      family = { id: `${fam}|`, libelle: textOf(row, 'LibelleFamille'), subFamilies: [] };
+      family = { id: `${fam}|`, libelle: textOf(ix, row, 'LibelleFamille'), subFamilies: [] };
       families.set(fam, family);
-    } else if (family.libelle === '') family.libelle = textOf(row, 'LibelleFamille');
+    } else if (family.libelle === '') family.libelle = textOf(ix, row, 'LibelleFamille');
     if (sub !== '') {
       const id = `${fam}|${sub}`;
       if (!subSeen.has(id)) {
         subSeen.add(id);
-        family.subFamilies.push({ id, libelle: textOf(row, 'Libelle') });
+        family.subFamilies.push({ id, libelle: textOf(ix, row, 'Libelle') });
       }
     }
   }
@@ -217,15 +221,16 @@ export function readFamilies(list: XElement | null, item: string): TFamily[] {
 }
 
 export function readDataLists(doc: ConfigDocument): TDataLists {
-  const data = doc.section('Data');
+  const ix = doc.index;
+  const data = sectionOf(ix, 'Data');
   return {
-    salaries: employees(childNamed(data, 'CMB_SALARIES'), 'SALARIES'),
-    techniciens: employees(childNamed(data, 'CMB_TECHNICIENS'), 'TECHNICIENS'),
-    agendas: agendas(data),
-    depots: readDepots(doc),
-    famillesArticles: readFamilies(childNamed(data, 'CMB_FAMILLEARTICLE'), 'FAMILLEARTICLE'),
-    famillesClients: readFamilies(childNamed(data, 'CMB_FAMILLECLIENT'), 'FAMILLECLIENT'),
-    famillesFournisseurs: readFamilies(childNamed(data, 'CMB_FAMILLEFOURNISSEUR'), 'FAMILLEFOURNISSEUR'),
+    salaries: employeesOf(ix, ix.child(data, 'CMB_SALARIES'), 'SALARIES'),
+    techniciens: employeesOf(ix, ix.child(data, 'CMB_TECHNICIENS'), 'TECHNICIENS'),
+    agendas: agendasOf(ix, data),
+    depots: depotsOf(ix, data),
+    famillesArticles: familiesOf(ix, ix.child(data, 'CMB_FAMILLEARTICLE'), 'FAMILLEARTICLE'),
+    famillesClients: familiesOf(ix, ix.child(data, 'CMB_FAMILLECLIENT'), 'FAMILLECLIENT'),
+    famillesFournisseurs: familiesOf(ix, ix.child(data, 'CMB_FAMILLEFOURNISSEUR'), 'FAMILLEFOURNISSEUR'),
   };
 }
 
@@ -238,19 +243,19 @@ export function readDataLists(doc: ConfigDocument): TDataLists {
  * appearance.
  */
 export function readGlobalAuthorizations(doc: ConfigDocument): TGlobalAuthorizations {
-  const fromData = childrenNamed(pathNamed(doc.section('Data'), 'Autorisations'), 'Autorisation');
+  const ix = doc.index;
   const seen = new Set<string>();
   const authorizations: { ID: string; Libelle: string }[] = [];
-  const add = (a: XElement): void => {
-    const ID = textOf(a, 'ID').trim();
+  const add = (a: number): void => {
+    const ID = textOf(ix, a, 'ID').trim();
     if (ID === '' || seen.has(ID)) return;
     seen.add(ID);
-    authorizations.push({ ID, Libelle: textOf(a, 'Libelle') });
+    authorizations.push({ ID, Libelle: textOf(ix, a, 'Libelle') });
   };
-  for (const a of fromData) add(a);
+  for (const a of ix.children(ix.path(sectionOf(ix, 'Data'), 'Autorisations'), 'Autorisation')) add(a);
   if (authorizations.length > 0) return { authorizations, from: 'data' };
-  for (const t of childrenNamed(doc.section('Terminaux'), 'Terminal')) {
-    for (const a of childrenNamed(childNamed(t, 'Autorisations'), 'Autorisation')) add(a);
+  for (const t of ix.children(sectionOf(ix, 'Terminaux'), 'Terminal')) {
+    for (const a of ix.children(ix.child(t, 'Autorisations'), 'Autorisation')) add(a);
   }
   return { authorizations, from: 'terminals' };
 }
@@ -259,13 +264,14 @@ export function readGlobalAuthorizations(doc: ConfigDocument): TGlobalAuthorizat
 // Données à synchroniser
 
 /** ElementsSync/Element (Code, Histo), at the top level or inside Data. */
-function elementsSync(doc: ConfigDocument): Map<string, boolean> | null {
-  const list = doc.section('ElementsSync') ?? childNamed(doc.section('Data'), 'ElementsSync');
-  if (!list) return null;
+function elementsSync(ix: ElementIndex): Map<string, boolean> | null {
+  let list = sectionOf(ix, 'ElementsSync');
+  if (list < 0) list = ix.child(sectionOf(ix, 'Data'), 'ElementsSync');
+  if (list < 0) return null;
   const map = new Map<string, boolean>();
-  for (const e of childrenNamed(list, 'Element')) {
-    const code = textOf(e, 'Code').trim();
-    if (code !== '') map.set(code, isTrue(valueOf(e, 'Histo')));
+  for (const e of ix.children(list, 'Element')) {
+    const code = textOf(ix, e, 'Code').trim();
+    if (code !== '') map.set(code, isTrue(ix.childValue(e, 'Histo')));
   }
   return map;
 }
@@ -276,15 +282,16 @@ function elementsSync(doc: ConfigDocument): Map<string, boolean> | null {
  * history when it already has one (Histo above 0).
  */
 export function readSyncData(doc: ConfigDocument): TSyncDataView {
-  const can = elementsSync(doc);
-  const syncData = childrenNamed(doc.section('Donnees_A_Synchroniser'), 'Donnee').map((d) => {
-    const Reference = textOf(d, 'Reference').trim();
-    const histo = intOf(d, 'Histo');
+  const ix = doc.index;
+  const can = elementsSync(ix);
+  const syncData = ix.children(sectionOf(ix, 'Donnees_A_Synchroniser'), 'Donnee').map((d) => {
+    const Reference = textOf(ix, d, 'Reference').trim();
+    const histo = intOf(ix, d, 'Histo');
     const Histo = histo === null || histo < 0 ? 0 : histo;
     return {
       Reference,
-      Complete: flagOf(d, 'Complete'),
-      Libelle: textOf(d, 'Libelle'),
+      Complete: flagOf(ix, d, 'Complete'),
+      Libelle: textOf(ix, d, 'Libelle'),
       Histo,
       CanHaveHistory: can ? (can.get(Reference) ?? false) : Histo > 0,
     };
@@ -308,14 +315,15 @@ export function exclusionId(v: string): string {
  * (NuxiSavOnLine) are not the console's and are not reported.
  */
 export function readExclusions(doc: ConfigDocument): TExclusionsView {
+  const ix = doc.index;
   const exclusions: TExclusion[] = [];
-  for (const ex of childrenNamed(doc.section('Exclusions'), 'Exclusion')) {
-    const type = textOf(ex, 'Type').trim() as TExclusionType;
+  for (const ex of ix.children(sectionOf(ix, 'Exclusions'), 'Exclusion')) {
+    const type = textOf(ix, ex, 'Type').trim() as TExclusionType;
     if (!EXCLUSION_TYPES.includes(type)) continue;
-    for (const v of childrenNamed(childNamed(ex, 'Valeurs'), 'Valeur')) {
-      const id = exclusionId(textOf(v, 'IDInterne') || textOf(v, 'Code'));
+    for (const v of ix.children(ix.child(ex, 'Valeurs'), 'Valeur')) {
+      const id = exclusionId(textOf(ix, v, 'IDInterne') || textOf(ix, v, 'Code'));
       if (id === '') continue;
-      exclusions.push({ id, libelle: textOf(v, 'Libelle'), type });
+      exclusions.push({ id, libelle: textOf(ix, v, 'Libelle'), type });
     }
   }
   return { exclusions };
@@ -325,21 +333,22 @@ export function readExclusions(doc: ConfigDocument): TExclusionsView {
 // Complément
 
 export function readComplement(doc: ConfigDocument): TComplementView {
-  const s = doc.section('Complement');
-  const mail = childNamed(s, 'Mail_Rapport');
-  const drive = textOf(childNamed(s, 'Drive'), 'Type_Drive').trim();
+  const ix = doc.index;
+  const s = sectionOf(ix, 'Complement');
+  const mail = ix.child(s, 'Mail_Rapport');
+  const drive = textOf(ix, ix.child(s, 'Drive'), 'Type_Drive').trim();
   return {
-    googleApiKey: textOf(s, 'APIKey_Google'),
+    googleApiKey: textOf(ix, s, 'APIKey_Google'),
     driveType: drive === '' ? 'none' : drive,
     mailRapport: {
-      envoyerRapport: flagOf(mail, 'Envoyer_Rapport'),
-      mailDestinataire: textOf(mail, 'MailDestinataire'),
-      notifErr: flagOf(mail, 'NotifErr'),
-      notifInf: flagOf(mail, 'NotifInf'),
-      notifImp: flagOf(mail, 'NotifImp'),
-      globaliserEnregImport: flagOf(mail, 'Globaliser_Enreg_Import'),
+      envoyerRapport: flagOf(ix, mail, 'Envoyer_Rapport'),
+      mailDestinataire: textOf(ix, mail, 'MailDestinataire'),
+      notifErr: flagOf(ix, mail, 'NotifErr'),
+      notifInf: flagOf(ix, mail, 'NotifInf'),
+      notifImp: flagOf(ix, mail, 'NotifImp'),
+      globaliserEnregImport: flagOf(ix, mail, 'Globaliser_Enreg_Import'),
     },
-    scriptComplementaire: textOf(s, 'ScriptComplementaire').replace(/\r\n?/g, '\n'),
+    scriptComplementaire: textOf(ix, s, 'ScriptComplementaire').replace(/\r\n?/g, '\n'),
   };
 }
 
@@ -347,24 +356,26 @@ export function readComplement(doc: ConfigDocument): TComplementView {
 // Planification
 
 export function readPlanifications(doc: ConfigDocument): TPlanificationsView {
-  const s = doc.section('Planifications');
-  const plannings = childrenNamed(s, 'Planning').map((p) => ({
-    day: intOf(p, 'Jour') ?? 0,
-    time: textOf(p, 'Heure').trim(),
-    type: textOf(p, 'Ordre').trim().toUpperCase(),
+  const ix = doc.index;
+  const s = sectionOf(ix, 'Planifications');
+  const plannings = ix.children(s, 'Planning').map((p) => ({
+    day: intOf(ix, p, 'Jour') ?? 0,
+    time: textOf(ix, p, 'Heure').trim(),
+    type: textOf(ix, p, 'Ordre').trim().toUpperCase(),
   }));
   return {
-    timeZone: textOf(s, 'FuseauHoraire').trim(),
-    timeZoneOffset: textOf(s, 'FuseauHoraireValeur').trim(),
+    timeZone: textOf(ix, s, 'FuseauHoraire').trim(),
+    timeZoneOffset: textOf(ix, s, 'FuseauHoraireValeur').trim(),
     plannings,
   };
 }
 
 /** Number of schedules of each type (Planning/Ordre C, R, I). */
 export function countPlannings(doc: ConfigDocument): TPlanningCounts {
+  const ix = doc.index;
   const counts = { C: 0, R: 0, I: 0 };
-  for (const p of childrenNamed(doc.section('Planifications'), 'Planning')) {
-    const o = textOf(p, 'Ordre').trim().toUpperCase();
+  for (const p of ix.children(sectionOf(ix, 'Planifications'), 'Planning')) {
+    const o = textOf(ix, p, 'Ordre').trim().toUpperCase();
     if (o === 'C' || o === 'R' || o === 'I') counts[o]++;
   }
   return counts;
@@ -379,36 +390,25 @@ export function autoriseValue(v: string | null): -1 | 0 | 1 {
   return t === '1' ? 1 : t === '-1' ? -1 : 0;
 }
 
-/** The names shown for the terminals: 'Libre' when empty or already used by an earlier terminal. */
-export function terminalDisplayNames(terminals: XElement[]): string[] {
-  const used = new Set<string>();
-  return terminals.map((t) => {
-    const name = textOf(t, 'Nom');
-    const key = name.trim();
-    if (key === '' || used.has(key)) return TERMINAL_FREE_NAME;
-    used.add(key);
-    return name;
-  });
-}
-
-export function readTerminalFrom(
-  t: XElement,
+function terminalFrom(
+  ix: ElementIndex,
+  t: number,
   xmlIndex: number,
   displayName: string,
   global: { ID: string; Libelle: string }[],
 ): TTerminalView {
-  const filtres = childNamed(t, 'Filtres');
-  const ID_Tablette = textOf(t, 'ID_Tablette').trim();
-  const ID_Smartphone = textOf(t, 'ID_Smartphone').trim();
+  const filtres = ix.child(t, 'Filtres');
+  const ID_Tablette = textOf(ix, t, 'ID_Tablette').trim();
+  const ID_Smartphone = textOf(ix, t, 'ID_Smartphone').trim();
   const values = new Map<string, -1 | 0 | 1>();
-  for (const a of childrenNamed(childNamed(t, 'Autorisations'), 'Autorisation')) {
-    const id = textOf(a, 'ID').trim();
-    if (id !== '' && !values.has(id)) values.set(id, autoriseValue(valueOf(a, 'Autorise')));
+  for (const a of ix.children(ix.child(t, 'Autorisations'), 'Autorisation')) {
+    const id = textOf(ix, a, 'ID').trim();
+    if (id !== '' && !values.has(id)) values.set(id, autoriseValue(ix.childValue(a, 'Autorise')));
   }
   const commerciaux = [];
-  for (const c of childrenNamed(childNamed(filtres, 'Commerciaux'), 'Commercial')) {
-    const IDInterne = textOf(c, 'IDInterne').trim();
-    if (IDInterne !== '') commerciaux.push({ IDInterne, Libelle: textOf(c, 'Libelle') });
+  for (const c of ix.children(ix.child(filtres, 'Commerciaux'), 'Commercial')) {
+    const IDInterne = textOf(ix, c, 'IDInterne').trim();
+    if (IDInterne !== '') commerciaux.push({ IDInterne, Libelle: textOf(ix, c, 'Libelle') });
   }
   return {
     xmlIndex,
@@ -416,8 +416,8 @@ export function readTerminalFrom(
     ID_Tablette,
     ID_Smartphone,
     declared: ID_Tablette !== '' || ID_Smartphone !== '',
-    technicienId: textOf(pathNamed(filtres, 'Techniciens/Technicien'), 'IDInterne').trim(),
-    depotId: textOf(pathNamed(filtres, 'Depots/Depot'), 'IDInterne').trim(),
+    technicienId: textOf(ix, ix.path(filtres, 'Techniciens/Technicien'), 'IDInterne').trim(),
+    depotId: textOf(ix, ix.path(filtres, 'Depots/Depot'), 'IDInterne').trim(),
     commerciaux,
     authorizations: global.map((g) => ({ ID: g.ID, Libelle: g.Libelle, Autorise: values.get(g.ID) ?? 0 })),
   };
@@ -425,8 +425,16 @@ export function readTerminalFrom(
 
 /** Terminaux/Terminal as the parsed entities of spec §3. */
 export function readTerminals(doc: ConfigDocument): TTerminalsView {
-  const list = childrenNamed(doc.section('Terminaux'), 'Terminal');
-  const names = terminalDisplayNames(list);
+  const ix = doc.index;
+  const list = ix.children(sectionOf(ix, 'Terminaux'), 'Terminal');
+  const used = new Set<string>();
+  const names = list.map((t) => {
+    const name = textOf(ix, t, 'Nom');
+    const key = name.trim();
+    if (key === '' || used.has(key)) return TERMINAL_FREE_NAME;
+    used.add(key);
+    return name;
+  });
   const global = readGlobalAuthorizations(doc).authorizations;
-  return { terminals: list.map((t, i) => readTerminalFrom(t, i, names[i] as string, global)) };
+  return { terminals: list.map((t, i) => terminalFrom(ix, t, i, names[i] as string, global)) };
 }

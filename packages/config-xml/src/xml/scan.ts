@@ -1,4 +1,8 @@
 import { ConfigXmlError, errorAt } from '../errors.ts';
+import { ElementIndex } from './index.ts';
+import { isNameCode, isNameStartCode } from './names.ts';
+
+export { isNameCode, isNameStartCode } from './names.ts';
 
 /**
  * The validating top-level scanner. One pass over the text checks that the document is
@@ -37,6 +41,8 @@ export interface DocumentLayout {
   sections: SectionRange[];
   /** Line end of the document: CRLF when its first line end is CRLF. */
   newline: '\r\n' | '\n';
+  /** Every element of the document, for the readers. */
+  index: ElementIndex;
 }
 
 export interface ScanOptions {
@@ -56,41 +62,6 @@ const SQ = 39;
 
 function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-export function isNameStartCode(c: number): boolean {
-  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 58;
-  return (
-    (c >= 0xc0 && c <= 0xd6) ||
-    (c >= 0xd8 && c <= 0xf6) ||
-    (c >= 0xf8 && c <= 0x2ff) ||
-    (c >= 0x370 && c <= 0x37d) ||
-    (c >= 0x37f && c <= 0x1fff) ||
-    c === 0x200c ||
-    c === 0x200d ||
-    (c >= 0x2070 && c <= 0x218f) ||
-    (c >= 0x2c00 && c <= 0x2fef) ||
-    (c >= 0x3001 && c <= 0xd7ff) ||
-    (c >= 0xf900 && c <= 0xfdcf) ||
-    (c >= 0xfdf0 && c <= 0xfffd) ||
-    // supplementary planes #x10000-#xEFFFF: high surrogates D800-DB7F (pairing checked elsewhere)
-    (c >= 0xd800 && c <= 0xdfff)
-  );
-}
-
-export function isNameCode(c: number): boolean {
-  if (c < 0x80) {
-    return (
-      (c >= 97 && c <= 122) ||
-      (c >= 65 && c <= 90) ||
-      (c >= 48 && c <= 57) ||
-      c === 95 ||
-      c === 58 ||
-      c === 45 ||
-      c === 46
-    );
-  }
-  return c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040 || isNameStartCode(c);
 }
 
 /** UTF-8 length of a string, stopping early once it exceeds `limit`. */
@@ -126,21 +97,29 @@ export function checkSize(text: string, maxBytes: number = DEFAULT_MAX_BYTES): v
   }
 }
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const SUSPECT_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/g;
+
 /** First character XML 1.0 cannot carry (controls, U+FFFE/U+FFFF, lone surrogates), or -1. */
 export function findInvalidChar(text: string, from = 0, to = text.length): number {
-  for (let i = from; i < to; i++) {
+  // A regular expression finds the suspects (a single character class: no backtracking);
+  // surrogate pairs among them are valid.
+  const re = new RegExp(SUSPECT_CHAR.source, 'g');
+  re.lastIndex = from;
+  for (;;) {
+    const m = re.exec(text);
+    if (m === null || m.index >= to) return -1;
+    const i = m.index;
     const c = text.charCodeAt(i);
-    if (c < 0x20) {
-      if (c !== 10 && c !== 13 && c !== 9) return i;
-    } else if (c >= 0xd800) {
-      if (c <= 0xdbff) {
-        const d = text.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) i++;
-        else return i;
-      } else if (c <= 0xdfff || c === 0xfffe || c === 0xffff) return i;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff && i + 1 < to) {
+        re.lastIndex = i + 2;
+        continue;
+      }
     }
+    return i;
   }
-  return -1;
 }
 
 /**
@@ -194,16 +173,11 @@ class Scanner {
       }
       p = e + 2;
     }
-    const stack: string[] = [];
-    const sections: SectionRange[] = [];
+    const ix = new ElementIndex(t);
+    /** Open elements (indices in ix); lastChild[d] = last child element seen at depth d. */
+    const stack: number[] = [];
+    const lastChild: number[] = [-1];
     let state = 0; // 0 before the root, 1 inside, 2 after
-    let rootStart = -1;
-    let rootOpenEnd = -1;
-    let rootCloseStart = -1;
-    let rootEnd = -1;
-    let rootSelfClosing = false;
-    let sectionStart = -1;
-    let sectionName = '';
 
     while (p < n) {
       const c = t.charCodeAt(p);
@@ -229,29 +203,28 @@ class Scanner {
       const c2 = t.charCodeAt(p + 1);
       if (c2 === SLASH) {
         if (state !== 1) this.fail(p, 'malformed', 'Balise fermante sans balise ouvrante');
-        const open = stack[stack.length - 1] as string;
-        const nameEnd = this.nameEnd(p + 2);
-        const name = t.slice(p + 2, nameEnd);
+        const el = stack[stack.length - 1] as number;
+        const open = ix.name(el);
+        let nameEnd = p + 2 + open.length;
+        const after = t.charCodeAt(nameEnd);
+        if (!t.startsWith(open, p + 2) || nameEnd >= n || isNameCode(after)) nameEnd = this.nameEnd(p + 2);
         if (nameEnd >= n) this.fail(p, 'truncated', `Document tronqué dans la balise fermante </${open}>`);
-        if (name !== open) {
+        if (nameEnd - p - 2 !== open.length || !t.startsWith(open, p + 2)) {
           if (nameEnd === p + 2) this.fail(p, 'malformed', 'Nom de balise fermante attendu');
+          const name = t.slice(p + 2, nameEnd);
           this.fail(p, 'mismatched-tag', `Balise fermante </${name}> inattendue : </${open}> était attendue`);
         }
         let i = nameEnd;
         while (i < n && isWs(t.charCodeAt(i))) i++;
-        if (i >= n) this.fail(p, 'truncated', `Document tronqué dans la balise </${name}>`);
+        if (i >= n) this.fail(p, 'truncated', `Document tronqué dans la balise </${open}>`);
         if (t.charCodeAt(i) !== GT)
-          this.fail(i, 'malformed', `Caractère inattendu dans la balise </${name}>`);
+          this.fail(i, 'malformed', `Caractère inattendu dans la balise </${open}>`);
         stack.pop();
-        const tagStart = p;
+        lastChild.pop();
+        ix.closeStart[el] = p;
         p = i + 1;
-        if (stack.length === 1) {
-          sections.push({ name: sectionName, start: sectionStart, end: p });
-        } else if (stack.length === 0) {
-          rootCloseStart = tagStart;
-          rootEnd = p;
-          state = 2;
-        }
+        ix.end[el] = p;
+        if (stack.length === 0) state = 2;
         continue;
       }
       if (c2 === QMARK) {
@@ -309,60 +282,84 @@ class Scanner {
       }
       if (state === 2) this.fail(p, 'malformed', 'Un seul élément racine est permis');
       const nameEnd = this.nameEnd(p + 1);
-      const name = t.slice(p + 1, nameEnd);
+      const nameId = ix.internAt(p + 1, nameEnd, this.hash);
+      const name = ix.names[nameId] as string;
       const tagEnd = this.attributes(p, nameEnd, name);
       const selfClosing = t.charCodeAt(tagEnd - 2) === SLASH;
-      if (state === 0) {
-        if (name !== ROOT_NAME) {
-          this.fail(p, 'root', `L’élément racine doit être <${ROOT_NAME}>, pas <${name}>`);
-        }
-        state = 1;
-        rootStart = p;
-        rootOpenEnd = tagEnd;
-        if (selfClosing) {
-          rootCloseStart = tagEnd;
-          rootEnd = tagEnd;
-          rootSelfClosing = true;
-          state = 2;
-        } else stack.push(name);
+      if (state === 0 && name !== ROOT_NAME) {
+        this.fail(p, 'root', `L’élément racine doit être <${ROOT_NAME}>, pas <${name}>`);
+      }
+      const depth = stack.length;
+      const el = ix.add(
+        nameId,
+        p,
+        tagEnd,
+        depth > 0 ? (stack[depth - 1] as number) : -1,
+        lastChild[depth] as number,
+      );
+      lastChild[depth] = el;
+      if (selfClosing) {
+        if (depth === 0) state = 2;
       } else {
-        if (stack.length === 1) {
-          sectionStart = p;
-          sectionName = name;
-          if (selfClosing) sections.push({ name, start: p, end: tagEnd });
-        }
-        if (!selfClosing) {
-          if (stack.length >= MAX_DEPTH) {
-            this.fail(p, 'depth', `Le document est trop profond (plus de ${MAX_DEPTH} niveaux)`);
-          }
-          stack.push(name);
-        }
+        if (depth >= MAX_DEPTH)
+          this.fail(p, 'depth', `Le document est trop profond (plus de ${MAX_DEPTH} niveaux)`);
+        stack.push(el);
+        lastChild.push(-1);
+        if (depth === 0) state = 1;
       }
       p = tagEnd;
     }
     if (state === 0)
       throw new ConfigXmlError('no-root', `Le document ne contient pas d’élément <${ROOT_NAME}>.`);
     if (state === 1) {
-      const open = stack[stack.length - 1] as string;
+      const open = ix.name(stack[stack.length - 1] as number);
       this.fail(n, 'truncated', `Document tronqué : la balise <${open}> n’est pas fermée`);
+    }
+    const sections: SectionRange[] = [];
+    for (let k = ix.firstChild[0] as number; k !== -1; k = ix.nextSibling[k] as number) {
+      sections.push({ name: ix.name(k), start: ix.start[k] as number, end: ix.end[k] as number });
     }
     return {
       bomLength,
-      rootStart,
-      rootOpenEnd,
-      rootCloseStart,
-      rootEnd,
-      rootSelfClosing,
+      rootStart: ix.start[0] as number,
+      rootOpenEnd: ix.openEnd[0] as number,
+      rootCloseStart: ix.closeStart[0] as number,
+      rootEnd: ix.end[0] as number,
+      rootSelfClosing: ix.selfClosing(0),
       sections,
       newline: detectNewline(t),
+      index: ix,
     };
   }
 
+  /** Hash of the last name read by nameEnd (see nameHash). */
+  private hash = 0;
+
   private nameEnd(i: number): number {
     const t = this.t;
-    if (i >= this.n || !isNameStartCode(t.charCodeAt(i))) return i;
+    const n = this.n;
+    if (i >= n) return i;
+    let c = t.charCodeAt(i);
+    if (!isNameStartCode(c)) return i;
+    let h = c;
     i++;
-    while (i < this.n && isNameCode(t.charCodeAt(i))) i++;
+    while (i < n) {
+      c = t.charCodeAt(i);
+      if (
+        (c >= 97 && c <= 122) ||
+        (c >= 65 && c <= 90) ||
+        (c >= 48 && c <= 57) ||
+        c === 95 ||
+        c === 45 ||
+        c === 46 ||
+        c === 58 ||
+        (c >= 0x80 && isNameCode(c))
+      ) {
+        h = (Math.imul(h, 31) + c) | 0;
+        i++;
+      } else break;
+    }
+    this.hash = h >>> 0;
     return i;
   }
 

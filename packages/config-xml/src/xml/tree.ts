@@ -1,5 +1,5 @@
 import { normaliseLineEnds, unescapeXml } from './escape.ts';
-import { isNameCode } from './scan.ts';
+import { isNameCode } from './names.ts';
 
 /**
  * The lossless tree of one range of a validated document.

@@ -1,0 +1,49 @@
+import { SECRET_PLACEHOLDER } from '@synchro/contracts';
+import type { ElementIndex } from '../xml/index.ts';
+import { isTrue } from './values.ts';
+
+/**
+ * Value helpers over the element index (the readers' fast path). An element is a number; -1
+ * stands for an absent one, and every helper accepts it.
+ */
+
+/** Display value of the child, '' when absent. */
+export function textOf(ix: ElementIndex, el: number, name: string): string {
+  return ix.childValue(el, name) ?? '';
+}
+
+export function secretOf(ix: ElementIndex, el: number, name: string): string {
+  const c = ix.child(el, name);
+  return c >= 0 && ix.xmlText(c) !== '' ? SECRET_PLACEHOLDER : '';
+}
+
+export function intOf(ix: ElementIndex, el: number, name: string): number | null {
+  const v = ix.childValue(el, name);
+  if (v === null) return null;
+  const t = v.trim();
+  return /^[+-]?\d+$/.test(t) ? Number(t) : null;
+}
+
+export function numberOf(ix: ElementIndex, el: number, name: string): number | null {
+  const v = ix.childValue(el, name);
+  if (v === null) return null;
+  const t = v.trim().replace(/\s/g, '').replace(',', '.');
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(t)) return null;
+  return Number(t);
+}
+
+export function flagOf(ix: ElementIndex, el: number, name: string): boolean {
+  return isTrue(ix.childValue(el, name));
+}
+
+export function nonEmptyOf(ix: ElementIndex, el: number, name: string): string | null {
+  const v = ix.childValue(el, name);
+  if (v === null) return null;
+  const t = v.trim();
+  return t === '' ? null : t;
+}
+
+export function digitsOf(ix: ElementIndex, el: number, name: string): string | null {
+  const v = nonEmptyOf(ix, el, name);
+  return v !== null && /^\d{8,17}$/.test(v) ? v : null;
+}

@@ -1,0 +1,200 @@
+import { displayValue } from '../codec.ts';
+import { unescapeXml } from './escape.ts';
+import { parseChildren, SourceText, xmlText, XElement } from './tree.ts';
+
+/**
+ * The element index built by the scanner in its validating pass: for every element of the
+ * document (in start-tag order; 0 is the root), its offsets, parent, first child, next sibling
+ * and name. Readers walk it directly: reading a view allocates only the values it returns.
+ */
+export class ElementIndex {
+  readonly text: string;
+  count = 0;
+  start: Int32Array;
+  openEnd: Int32Array;
+  closeStart: Int32Array;
+  end: Int32Array;
+  parent: Int32Array;
+  firstChild: Int32Array;
+  nextSibling: Int32Array;
+  nameId: Int32Array;
+  readonly names: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  constructor(text: string) {
+    this.text = text;
+    const cap = Math.max(64, (text.length / 24) | 0);
+    this.start = new Int32Array(cap);
+    this.openEnd = new Int32Array(cap);
+    this.closeStart = new Int32Array(cap);
+    this.end = new Int32Array(cap);
+    this.parent = new Int32Array(cap);
+    this.firstChild = new Int32Array(cap);
+    this.nextSibling = new Int32Array(cap);
+    this.nameId = new Int32Array(cap);
+  }
+
+  private grow(): void {
+    const cap = this.start.length * 2;
+    const g = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
+    this.start = g(this.start);
+    this.openEnd = g(this.openEnd);
+    this.closeStart = g(this.closeStart);
+    this.end = g(this.end);
+    this.parent = g(this.parent);
+    this.firstChild = g(this.firstChild);
+    this.nextSibling = g(this.nextSibling);
+    this.nameId = g(this.nameId);
+  }
+
+  /** Interned id of a name (created when new). */
+  intern(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(name);
+      this.ids.set(name, id);
+    }
+    return id;
+  }
+
+  private table = new Int32Array(1024);
+  private tableCount = 0;
+
+  /**
+   * Interned id of the name text[from, to) whose hash is `hash` (computed by the scanner while it
+   * read the name): no string is allocated for a name already seen.
+   */
+  internAt(from: number, to: number, hash: number): number {
+    const t = this.text;
+    const len = to - from;
+    let mask = this.table.length - 1;
+    let h = hash & mask;
+    for (;;) {
+      const slot = this.table[h] as number;
+      if (slot === 0) break;
+      const name = this.names[slot - 1] as string;
+      if (name.length === len && t.startsWith(name, from)) return slot - 1;
+      h = (h + 1) & mask;
+    }
+    const id = this.intern(t.slice(from, to));
+    if (id + 1 > this.tableCount) {
+      this.tableCount++;
+      if (this.tableCount * 2 > this.table.length) {
+        // grow and rehash (names are few: this happens at most a handful of times)
+        const old = this.names;
+        this.table = new Int32Array(this.table.length * 2);
+        mask = this.table.length - 1;
+        for (let k = 0; k < old.length; k++) {
+          let g = nameHash(old[k] as string) & mask;
+          while (this.table[g] !== 0) g = (g + 1) & mask;
+          this.table[g] = k + 1;
+        }
+        return id;
+      }
+      this.table[h] = id + 1;
+    }
+    return id;
+  }
+
+  /** Id of a name, -1 when no element has it. */
+  idOf(name: string): number {
+    return this.ids.get(name) ?? -1;
+  }
+
+  /** Records a start tag; `lastChild` tracks the previous sibling to link. */
+  add(nameId: number, start: number, openEnd: number, parent: number, prevSibling: number): number {
+    if (this.count === this.start.length) this.grow();
+    const k = this.count++;
+    this.start[k] = start;
+    this.openEnd[k] = openEnd;
+    this.closeStart[k] = openEnd;
+    this.end[k] = openEnd;
+    this.parent[k] = parent;
+    this.firstChild[k] = -1;
+    this.nextSibling[k] = -1;
+    this.nameId[k] = nameId;
+    if (prevSibling >= 0) this.nextSibling[prevSibling] = k;
+    else if (parent >= 0) this.firstChild[parent] = k;
+    return k;
+  }
+
+  name(el: number): string {
+    return this.names[this.nameId[el] as number] as string;
+  }
+
+  selfClosing(el: number): boolean {
+    return this.end[el] === this.openEnd[el];
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Navigation (-1 stands for "absent" everywhere)
+
+  /** First child element named `name`, or -1. */
+  child(el: number, name: string): number {
+    if (el < 0) return -1;
+    const id = this.idOf(name);
+    if (id < 0) return -1;
+    for (let k = this.firstChild[el] as number; k !== -1; k = this.nextSibling[k] as number) {
+      if (this.nameId[k] === id) return k;
+    }
+    return -1;
+  }
+
+  /** Child elements named `name`. */
+  children(el: number, name: string): number[] {
+    const out: number[] = [];
+    if (el < 0) return out;
+    const id = this.idOf(name);
+    if (id < 0) return out;
+    for (let k = this.firstChild[el] as number; k !== -1; k = this.nextSibling[k] as number) {
+      if (this.nameId[k] === id) out.push(k);
+    }
+    return out;
+  }
+
+  /** First element at a `/`-separated path below `el`, or -1. */
+  path(el: number, path: string): number {
+    let cur = el;
+    for (const part of path.split('/')) {
+      if (cur < 0) return -1;
+      cur = this.child(cur, part);
+    }
+    return cur;
+  }
+
+  /** XML text content of an element (its text and CDATA; child elements, comments, PIs left out). */
+  xmlText(el: number): string {
+    const from = this.openEnd[el] as number;
+    const to = this.closeStart[el] as number;
+    if (from >= to) return '';
+    const raw = this.text.slice(from, to);
+    if (raw.indexOf('<') === -1) return unescapeXml(raw);
+    // comments, CDATA or child elements inside: the lossless parser knows how to read them
+    const src = new SourceText(this.text, '\n', '  ', '/>');
+    const holder = new XElement(src, '', -1, -1, -1, -1, false, parseChildren(src, from, to, null, 0));
+    return xmlText(holder);
+  }
+
+  /** Display value of an element (decoded from the connector's convention). */
+  value(el: number): string {
+    return displayValue(this.xmlText(el));
+  }
+
+  /** Display value of the child `name` of `el`, null when absent. */
+  childValue(el: number, name: string): string | null {
+    const c = this.child(el, name);
+    return c < 0 ? null : this.value(c);
+  }
+}
+
+/** The hash the scanner computes over a name's characters (h = h * 31 + c, 32 bits). */
+export function nameHash(name: string): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
+  return h >>> 0;
+}
