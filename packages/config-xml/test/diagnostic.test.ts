@@ -101,12 +101,12 @@ describe('diagnoseConfig on broken input', () => {
   });
 
   it('reports a stray < and ]]> in text', () => {
-    const diagnostic = diagnoseConfig(small('    <Serial>a < b ]]> c</Serial>'));
+    const diagnostic = diagnoseConfig(small('    <Serial>a < b</Serial>\r\n    <Exe>c ]]> d</Exe>'));
     expect(diagnostic.isValid).toBe(false);
     const lexical = diagnostic.issues.filter((issue) => issue.code !== 'missing-section');
     expect(lexical.map((issue) => [issue.code, issue.line])).toEqual([
       ['bare-less-than', 5],
-      ['cdata-end-in-text', 5],
+      ['cdata-end-in-text', 6],
     ]);
   });
 

@@ -177,6 +177,9 @@ describe('repairConfig', () => {
     expect(refusal('<Config><Info/></Config>').message).toContain('<Connexion>');
     expect(refusal('<!DOCTYPE Connexion><Connexion/>').message).toContain('DOCTYPE');
     expect(refusal('').code).toBe('repair-refused');
+    // A damaged tag is not turned into text.
+    expect(refusal(clean.replace('<Nom>BERGER</Nom>', '<Nom>BERGER</ Nom>')).code).toBe('repair-ambiguous');
+    expect(refusal(clean.replace('<Nom>BERGER</Nom>', '< Nom>BERGER</Nom>')).code).toBe('repair-ambiguous');
     expect(refusal(clean.replace('<Nom>BERGER</Nom>', '<Nom>BERGER<Prenom>x</Prenom></Nmo>')).code).toBe(
       'repair-ambiguous',
     );

@@ -9,8 +9,11 @@ export const BARE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+
  */
 export const DOUBLE_ESCAPED = /&amp;((?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)/g;
 
-/** A '<' in text that opens no markup (prefilter; the lexer decides what opens markup). */
-export const STRAY_LESS_THAN = /<(?![!?A-Za-z_:\u00C0-\uFFFF]|\/[A-Za-z_:\u00C0-\uFFFF>])/g;
+/**
+ * A '<' in text that opens no markup (`a < b`): not followed by a name, '!', '?' or '/', and with
+ * no '>' after it on its line before the next '<' (`< Nom>` looks like a damaged tag, not text).
+ */
+export const STRAY_LESS_THAN = /<(?![!?A-Za-z_:\u00C0-\uFFFF/])(?=[^<>\n]*(?:<|\n|$))/g;
 
 /** ']]>' is forbidden in character data. */
 export const CDATA_END = /\]\]>/g;
