@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { readEnv } from './config/env.ts';
 import { openDatabase } from './db/open.ts';
+import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
 import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
 import { WEB_DIST_DIR } from './paths.ts';
@@ -21,7 +22,12 @@ async function main(): Promise<void> {
       ? 'Base de données : PostgreSQL (DATABASE_URL)'
       : `Base de données embarquée : ${env.dataDir}`,
   );
-  const db: Db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  const db: Db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir }).catch(
+    (err: unknown) => {
+      if (!env.databaseUrl || err instanceof AppError) throw err;
+      throw new Error(`connexion à PostgreSQL (DATABASE_URL) impossible : ${(err as Error).message}`);
+    },
+  );
   const sessionSecret = resolveSessionSecret({
     configured: env.sessionSecret,
     databaseUrl: env.databaseUrl,
@@ -61,7 +67,18 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await app.listen({ port: env.port, host: env.host });
+  try {
+    await app.listen({ port: env.port, host: env.host });
+  } catch (err) {
+    await app.close().catch(() => {});
+    await db.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(
+        `le port ${env.port} est déjà utilisé par un autre programme : arrêtez-le ou choisissez un autre PORT.`,
+      );
+    }
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : env.port;
   const shownHost = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(env.host) ? 'localhost' : env.host;

@@ -84,6 +84,25 @@ describe('the server process', () => {
     expect(existsSync(join(dataDir, 'synchro.lock'))).toBe(false);
   });
 
+  it('explains a port already in use, and leaves the data folder free', async () => {
+    const net = await import('node:net');
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const res = spawnSync(process.execPath, ['--import', 'tsx', join(SERVER_ROOT, 'src/main.ts')], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(res.status).toBe(1);
+      expect(res.stderr).toContain(`le port ${port} est déjà utilisé par un autre programme`);
+      expect(existsSync(join(dataDir, 'synchro.lock'))).toBe(false);
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('refuses to start on PostgreSQL without SESSION_SECRET', () => {
     const res = spawnSync(process.execPath, ['--import', 'tsx', join(SERVER_ROOT, 'src/main.ts')], {
       env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', SESSION_SECRET: '' },
@@ -92,5 +111,19 @@ describe('the server process', () => {
     });
     expect(res.status).toBe(1);
     expect(res.stderr).toContain('SESSION_SECRET est obligatoire avec DATABASE_URL');
+  });
+
+  it('explains an unreachable PostgreSQL', () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', join(SERVER_ROOT, 'src/main.ts')], {
+      env: {
+        ...process.env,
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        SESSION_SECRET: 'x'.repeat(40),
+      },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('Démarrage impossible : connexion à PostgreSQL (DATABASE_URL) impossible');
   });
 });
