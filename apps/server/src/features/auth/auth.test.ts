@@ -179,6 +179,17 @@ describe('session end', () => {
     expect((await app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(401);
   });
 
+  it('sessions left idle are removed from the table at the next login of anyone', async () => {
+    await signIn(app, 'LATE001');
+    clock = new Date(clock.getTime() + SESSION_IDLE_MS + 1000);
+    await signIn(app, 'AUTH001');
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM sessions WHERE last_seen_at <= $1`,
+      [new Date(clock.getTime() - SESSION_IDLE_MS)],
+    );
+    expect(row?.n).toBe(0);
+  });
+
   it('a session older than 7 days is refused even when used every hour', async () => {
     const cookie = await signIn(app, 'LATE001');
     for (let hour = 1; hour < 7 * 24; hour += 11) {

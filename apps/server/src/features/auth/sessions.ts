@@ -24,6 +24,11 @@ export async function createSession(
   args: { installationId: string; secret: string; address: string; now: Date },
 ): Promise<string> {
   const token = randomToken();
+  // Housekeeping: sessions that ended without being presented again are removed at each login.
+  await db.query('DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2', [
+    args.now,
+    new Date(args.now.getTime() - SESSION_IDLE_MS),
+  ]);
   await db.query(
     `INSERT INTO sessions (token_hash, installation_id, created_at, last_seen_at, expires_at, address)
      VALUES ($1, $2, $3, $3, $4, $5)`,
