@@ -148,10 +148,9 @@ describe('editSources', () => {
       () => editSources(FIXTURE, { sources: [{ ...sources().sources[0]!, Serveur: 'a\u0001' }] }),
       'invalid-payload',
     );
-    fails(
-      () => editSources(FIXTURE, { sources: [{ ...sources().sources[0]!, Serveur: 'a\nb' }] }),
-      'invalid-payload',
-    );
+    // a line break is accepted (a value stored with one must be able to go back unchanged)
+    const nl = editSources(FIXTURE, { sources: [{ ...sources().sources[0]!, Serveur: 'a\nb' }] });
+    expect(readSources(parseConfig(nl)).sources[0]!.Serveur).toBe('a\nb');
     fails(() => editSources('<Connexion><Sources>', sources()), 'truncated');
   });
 });

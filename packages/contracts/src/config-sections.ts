@@ -64,9 +64,12 @@ export function zConfigText(max = 1000) {
     .refine(isXmlSafeText, XML_TEXT_MESSAGE);
 }
 
-/** A one-line text value (identifiers, paths, names): no line break. */
+/**
+ * A text value shown in a one-line input (identifiers, paths, names). Line breaks are accepted all
+ * the same: a value stored with one must be able to go back unchanged.
+ */
 export function zConfigLine(max = 500) {
-  return zConfigText(max).refine((v) => !/[\r\n]/.test(v), 'Le retour à la ligne n’est pas permis ici');
+  return zConfigText(max);
 }
 
 /** A switch: true/false, 1/0 or '1'/'0' ('true'/'false' too); outputs a boolean. */
@@ -326,7 +329,7 @@ export const ZSyncDataPayload = z.object({
       z.object({
         Reference: zConfigLine(200).refine((v) => v.trim() !== '', 'La référence est obligatoire'),
         Complete: ZFlag,
-        Libelle: zConfigLine(500),
+        Libelle: zConfigText(500),
         Histo: zHisto,
         CanHaveHistory: z.boolean().optional(),
       }),
@@ -368,7 +371,7 @@ export const ZExclusionsPayload = z.object({
             const t = v.trim();
             return t.includes('|') ? t : `${t}|`;
           }),
-        libelle: zConfigLine(1000),
+        libelle: zConfigText(1000),
         type: ZExclusionType,
       }),
     )
@@ -555,7 +558,7 @@ export const ZTerminalInput = z.object({
     .array(
       z.object({
         IDInterne: zConfigLine(200).refine((v) => v.trim() !== '', 'Identifiant de commercial vide'),
-        Libelle: zConfigLine(500),
+        Libelle: zConfigText(500),
       }),
     )
     .max(5000, 'Trop de commerciaux'),
@@ -571,7 +574,7 @@ export const ZTerminalInput = z.object({
               error: 'Autorisation attendue : 1, 0 ou -1',
             }),
           ),
-        Libelle: zConfigLine(500),
+        Libelle: zConfigText(500),
       }),
     )
     .max(1000, 'Trop d’autorisations'),

@@ -252,6 +252,16 @@ export class SectionEditor {
     this.insertOrdered(parent, this.el(name, value), order);
   }
 
+  /**
+   * Like setValue for a value the views show trimmed (ids, times, zones): a stored value equal but
+   * for surrounding blanks is left alone.
+   */
+  setTrimmed(parent: XElement, name: string, value: string, order: readonly string[] = []): void {
+    const el = childNamed(parent, name);
+    if (el && this.current(el).trim() === value.trim()) return;
+    this.setValue(parent, name, value, order);
+  }
+
   /** Like setValue for a secret: the placeholder keeps the stored value. */
   setSecret(
     parent: XElement,

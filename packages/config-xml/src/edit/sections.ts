@@ -160,7 +160,7 @@ export function editExternalLinks(input: Input, payload: TExternalLinksPayload):
 // ---------------------------------------------------------------------------------------------
 // Agendas externes
 
-const isLibre = (v: string): boolean => v === LIBRE_ID || v.trim() === '';
+const isLibre = (v: string): boolean => v.trim() === LIBRE_ID || v.trim() === '';
 
 /**
  * Agendas externes: Agenda/Type_Agenda and the Correspondance rows (positional; a free id is
@@ -177,7 +177,7 @@ export function editExternalCalendars(input: Input, payload: TExternalCalendarsP
   const target = Math.max(last + 1, Math.min(p.mappings.length, existing.length));
   if (!agenda && (p.agendaType !== '' || target > 0))
     agenda = ed.ensure(ed.section, 'Agenda', ORDER.Liaisons_Externes);
-  if (agenda) ed.setValue(agenda, 'Type_Agenda', p.agendaType, ORDER.Agenda);
+  if (agenda) ed.setTrimmed(agenda, 'Type_Agenda', p.agendaType, ORDER.Agenda);
   let previous: XElement | undefined = existing[Math.min(existing.length, target) - 1];
   for (let i = 0; i < target; i++) {
     const m = p.mappings[i] as { ID_Salarie: string; ID_Agenda: string };
@@ -199,7 +199,7 @@ function setMappingId(ed: SectionEditor, row: XElement, name: string, value: str
   const el = childNamed(row, name);
   const stored = el ? ed.current(el) : '';
   if (isLibre(value) && isLibre(stored) && el) return; // '-1' and '' both mean free
-  ed.setValue(row, name, isLibre(value) ? LIBRE_ID : value, ORDER.Correspondance);
+  ed.setTrimmed(row, name, isLibre(value) ? LIBRE_ID : value, ORDER.Correspondance);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,8 +363,8 @@ export function editPlanifications(input: Input, payload: TPlanificationsPayload
   const ed = SectionEditor.open(input, 'Planifications');
   const s = ed.section;
   if (p.timeZone) {
-    ed.setValue(s, 'FuseauHoraire', p.timeZone.label, ORDER.Planifications);
-    ed.setValue(s, 'FuseauHoraireValeur', p.timeZone.value, ORDER.Planifications);
+    ed.setTrimmed(s, 'FuseauHoraire', p.timeZone.label, ORDER.Planifications);
+    ed.setTrimmed(s, 'FuseauHoraireValeur', p.timeZone.value, ORDER.Planifications);
   }
   const existing = childrenNamed(s, 'Planning');
   p.plannings.forEach((pl, i) => {
@@ -378,7 +378,7 @@ export function editPlanifications(input: Input, payload: TPlanificationsPayload
       ed.insertOrdered(s, el, ORDER.Planifications);
     }
     ed.setInt(el, 'Jour', pl.day, ORDER.Planning);
-    ed.setValue(el, 'Heure', pl.time, ORDER.Planning);
+    ed.setTrimmed(el, 'Heure', pl.time, ORDER.Planning);
     const ordre = childNamed(el, 'Ordre');
     if (!ordre || ed.current(ordre).trim().toUpperCase() !== pl.type)
       ed.setValue(el, 'Ordre', pl.type, ORDER.Planning);

@@ -104,8 +104,8 @@ export function editTerminal(
     if (terminals.slice(0, index).some((o) => textOf(o, 'Nom').trim() === key)) shown = TERMINAL_FREE_NAME;
   }
   if (p.Nom !== shown) ed.setValue(t, 'Nom', p.Nom, TERMINAL_ORDER);
-  ed.setValue(t, 'ID_Tablette', p.ID_Tablette, TERMINAL_ORDER);
-  ed.setValue(t, 'ID_Smartphone', p.ID_Smartphone, TERMINAL_ORDER);
+  ed.setTrimmed(t, 'ID_Tablette', p.ID_Tablette, TERMINAL_ORDER);
+  ed.setTrimmed(t, 'ID_Smartphone', p.ID_Smartphone, TERMINAL_ORDER);
 
   const data = new DataLookup(ed.doc);
   // Default technician and depot.
