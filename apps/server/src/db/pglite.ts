@@ -8,9 +8,16 @@ import type { Db, Queryable } from './types.ts';
  */
 const EXTENSIONS = { pg_trgm };
 
-/** Embedded PostgreSQL in `dataDir`, or in memory when `dataDir` is undefined (tests). */
-export async function openPglite(dataDir?: string): Promise<Db> {
-  const pg = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: EXTENSIONS });
+/**
+ * Embedded PostgreSQL in `dataDir`, or in memory when `dataDir` is undefined (tests); `template`
+ * is a dump (see dumpPglite) to start from instead of an empty cluster.
+ */
+export async function openPglite(dataDir?: string, template?: Blob): Promise<Db> {
+  const pg = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(template ? { loadDataDir: template } : {}),
+    extensions: EXTENSIONS,
+  });
   // PGlite runs one statement at a time; transactions are serialised by its own queue.
   const asQueryable = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
@@ -22,7 +29,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     },
   });
   const root = asQueryable(pg);
-  return {
+  const db: Db = {
     kind: 'pglite',
     query: root.query,
     exec: root.exec,
@@ -33,4 +40,15 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       await pg.close();
     },
   };
+  dumpers.set(db, () => pg.dumpDataDir('none'));
+  return db;
+}
+
+const dumpers = new WeakMap<Db, () => Promise<Blob>>();
+
+/** The whole cluster of an embedded database as a tarball, to open copies of it fast (tests). */
+export async function dumpPglite(db: Db): Promise<Blob> {
+  const dump = dumpers.get(db);
+  if (!dump) throw new Error('not an embedded database');
+  return dump();
 }

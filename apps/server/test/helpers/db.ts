@@ -1,7 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { migrate } from '../../src/db/migrate.ts';
-import { openPglite } from '../../src/db/pglite.ts';
+import { loadMigrations, migrate } from '../../src/db/migrate.ts';
+import { dumpPglite, openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Db } from '../../src/db/types.ts';
 
@@ -11,11 +14,36 @@ import type { Db } from '../../src/db/types.ts';
  */
 export async function openTestDb(): Promise<Db> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const db = await openPglite();
+  return url ? openPostgresSchema(url) : openPgliteCopy();
+}
+
+/**
+ * Creating an embedded cluster (initdb) costs seconds; loading a dump of one costs half a second.
+ * The first test file dumps a migrated cluster to a temporary file named after the migrations;
+ * the next ones start from it.
+ */
+async function openPgliteCopy(): Promise<Db> {
+  const migrations = loadMigrations();
+  const key = createHash('sha256')
+    .update(migrations.map((m) => `${m.version}:${m.sql}`).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  const templateFile = join(tmpdir(), `synchro-test-pglite-${key}.tar`);
+  if (existsSync(templateFile)) {
+    const db = await openPglite(undefined, new Blob([readFileSync(templateFile)]));
     await migrate(db);
     return db;
   }
+  const db = await openPglite();
+  await migrate(db);
+  const dump = Buffer.from(await (await dumpPglite(db)).arrayBuffer());
+  const partial = `${templateFile}.${process.pid}.tmp`;
+  writeFileSync(partial, dump);
+  renameSync(partial, templateFile);
+  return db;
+}
+
+async function openPostgresSchema(url: string): Promise<Db> {
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
