@@ -189,6 +189,20 @@ describe('diagnoseConfig on broken input', () => {
     expect(issues.filter((issue) => issue.code !== 'duplicate-section')).toHaveLength(7);
   });
 
+  it('is invalid whenever the package parser refuses the document', () => {
+    const deep = `<Connexion>\n<Info>${'<a>'.repeat(300)}${'</a>'.repeat(300)}</Info></Connexion>`;
+    const diagnostic = diagnoseConfig(deep);
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.parseError).toBe('Ligne 2 : Le document est trop profond (plus de 256 niveaux)');
+    expect(diagnostic.issues).toContainEqual(expect.objectContaining({ code: 'parser-refusal', line: 2 }));
+  });
+
+  it('reports a malformed XML declaration in French', () => {
+    const diagnostic = diagnoseConfig(fixture.replace('version="1.0"', 'version&="1.0"'));
+    expect(diagnostic.isValid).toBe(false);
+    expect(diagnostic.parseError).toBe('Ligne 1 : déclaration XML (<?xml … ?>) mal formée');
+  });
+
   it('reports a wrong root element as invalid', () => {
     const diagnostic = diagnoseConfig('<Config><Info/></Config>');
     expect(diagnostic.isValid).toBe(false);

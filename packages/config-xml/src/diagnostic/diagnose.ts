@@ -9,6 +9,7 @@ import { walkLenient } from './lenient-tree.ts';
 import { lineIndex, type TLineIndex } from './lines.ts';
 import { ROOT_NAME } from './sections.ts';
 import { checkSize } from '../xml/scan.ts';
+import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { segments } from './segments.ts';
 import { strictScan } from './well-formed.ts';
@@ -60,6 +61,17 @@ function firstDoctype(text: string): number {
   return -1;
 }
 
+/** The package parser's refusal of a document saxes found well-formed, or null. */
+function parserRefusal(text: string): ConfigXmlError | null {
+  try {
+    parseConfig(text);
+    return null;
+  } catch (error) {
+    if (error instanceof ConfigXmlError) return error;
+    throw error;
+  }
+}
+
 function diagnose(text: string): TConfigDiagnostic {
   // The package's own size limit (parseConfig's), checked before anything is parsed.
   try {
@@ -109,6 +121,16 @@ function diagnose(text: string): TConfigDiagnostic {
   } else if (strict.rootName !== ROOT_NAME) {
     problematicLine = tree.root ? lines.lineOf(tree.root.start) : 1;
     parseError = `Ligne ${problematicLine} : l’élément racine doit être <${ROOT_NAME}> (trouvé <${strict.rootName ?? ''}>)`;
+  } else {
+    // Valid means the engine reads it: the package parser has the last word (depth, names…).
+    const refusal = parserRefusal(text);
+    if (refusal !== null) {
+      problematicLine = refusal.line ?? 1;
+      problematicColumn = refusal.column ?? null;
+      const message = refusal.message.replace(/ \(ligne \d+, colonne \d+\)$/, '');
+      parseError = `Ligne ${problematicLine} : ${message}`;
+      issues.push({ code: 'parser-refusal', severity: 'error', message, line: problematicLine });
+    }
   }
 
   const extractionResults = extractValues(tree);

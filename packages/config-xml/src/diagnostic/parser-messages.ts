@@ -32,6 +32,10 @@ const PATTERNS: [RegExp, (match: RegExpExecArray) => string][] = [
   ],
   [/^duplicate attribute: (.*)\.$/, (m) => `attribut en double : ${m[1]}`],
   [/^malformed name: (.*)\.$/, (m) => `nom mal formé : ${m[1]}`],
+  [
+    /^(?:version number must|encoding value must|standalone value must|expected |XML declaration|whitespace required|value (?:required|must be quoted)|did not expect any more)/,
+    () => 'déclaration XML (<?xml … ?>) mal formée',
+  ],
 ];
 
 /** Translate a saxes message (without its 'line:column: ' prefix). Unknown ones are kept, prefixed. */
