@@ -161,6 +161,41 @@ describe('admin command', () => {
     expect((await findInstallationBySyncId(db, 'MINI1'))?.suspended).toBe(true);
   });
 
+  it('resume lets a suspended installation in again', async () => {
+    expect((await admin('resume', '--sync-id', 'MINI1')).code).toBe(0);
+    expect((await findInstallationBySyncId(db, 'MINI1'))?.suspended).toBe(false);
+    expect((await admin('suspend', '--sync-id', 'MINI1')).code).toBe(0);
+  });
+
+  it('set-expiry sets, clears and validates the licence expiry; a past one ends the sessions', async () => {
+    const set = await admin('set-expiry', '--sync-id', 'ADMIN001', '--expires-at', '2031-06-30');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.out[0] ?? '')).toEqual({
+      syncId: 'ADMIN001',
+      expiresAt: '2031-06-30T00:00:00.000Z',
+    });
+    expect((await findInstallationBySyncId(db, 'ADMIN001'))?.expiresAt?.toISOString()).toBe(
+      '2031-06-30T00:00:00.000Z',
+    );
+
+    const inst = await findInstallationBySyncId(db, 'ADMIN001');
+    await db.query(
+      `INSERT INTO sessions (token_hash, installation_id, expires_at) VALUES ('h2', $1, now() + interval '1 day')`,
+      [inst?.id],
+    );
+    expect(
+      (await admin('set-expiry', '--sync-id', 'ADMIN001', '--expires-at', '2020-01-01T12:00:00Z')).code,
+    ).toBe(0);
+    expect(await db.query('SELECT * FROM sessions WHERE installation_id = $1', [inst?.id])).toEqual([]);
+
+    expect((await admin('set-expiry', '--sync-id', 'ADMIN001', '--expires-at', 'none')).code).toBe(0);
+    expect((await findInstallationBySyncId(db, 'ADMIN001'))?.expiresAt).toBeNull();
+
+    const bad = await admin('set-expiry', '--sync-id', 'ADMIN001', '--expires-at', 'demain');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("Date d'expiration invalide : demain");
+  });
+
   it('list prints one JSON line per installation and no secret', async () => {
     const res = await admin('list');
     expect(res.code).toBe(0);

@@ -7,7 +7,9 @@ import { validateConfigText } from '../features/installations/config-text.ts';
 import {
   createInstallation,
   listInstallations,
+  resumeInstallation,
   setClientId,
+  setExpiry,
   suspendInstallation,
 } from '../features/installations/service.ts';
 
@@ -23,6 +25,8 @@ export const ADMIN_USAGE = `Usage :
                    [--premium] [--options "25;ID;A"] [--software "1;Nom ERP;CODE|..."]
   npm run admin -- set-client-id --sync-id ID --client-id SECRET
   npm run admin -- suspend --sync-id ID
+  npm run admin -- resume --sync-id ID
+  npm run admin -- set-expiry --sync-id ID --expires-at AAAA-MM-JJ[THH:MM:SSZ]|none
   npm run admin -- list`;
 
 class UsageError extends Error {}
@@ -34,7 +38,20 @@ const OPTIONS = {
   premium: { type: 'boolean' },
   options: { type: 'string' },
   software: { type: 'string' },
+  'expires-at': { type: 'string' },
 } as const;
+
+/** An instant from --expires-at: a date (midnight UTC) or an ISO instant; null for 'none'. */
+function parseExpiry(value: string): Date | null {
+  if (value === 'none') return null;
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `Date d'expiration invalide : ${value} (attendu : AAAA-MM-JJ, une date ISO 8601 ou none).`,
+    );
+  }
+  return date;
+}
 
 function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
@@ -113,6 +130,29 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
           await db.close();
         }
         io.out(JSON.stringify({ syncId, suspended: true }));
+        return 0;
+      }
+      case 'resume': {
+        const syncId = required(values, 'sync-id');
+        const db = await io.openDb();
+        try {
+          await resumeInstallation(db, syncId);
+        } finally {
+          await db.close();
+        }
+        io.out(JSON.stringify({ syncId, suspended: false }));
+        return 0;
+      }
+      case 'set-expiry': {
+        const syncId = required(values, 'sync-id');
+        const expiresAt = parseExpiry(required(values, 'expires-at'));
+        const db = await io.openDb();
+        try {
+          await setExpiry(db, syncId, expiresAt);
+        } finally {
+          await db.close();
+        }
+        io.out(JSON.stringify({ syncId, expiresAt: expiresAt?.toISOString() ?? null }));
         return 0;
       }
       case 'list': {

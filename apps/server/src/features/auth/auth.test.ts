@@ -11,7 +11,7 @@ import {
 } from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
-import { setExpiry, suspendInstallation } from '../installations/service.ts';
+import { suspendInstallation } from '../installations/service.ts';
 import { SESSION_IDLE_MS } from './sessions.ts';
 
 let db: Db;
@@ -227,7 +227,9 @@ describe('suspended and expired installations', () => {
 
   it('an expired installation cannot sign in; its open sessions are refused and deleted', async () => {
     const cookie = await signIn(app, 'EXP001');
-    await setExpiry(db, 'EXP001', new Date(clock.getTime() - 1000));
+    await db.query(`UPDATE installations SET expires_at = $1 WHERE sync_id = 'EXP001'`, [
+      new Date(clock.getTime() - 1000),
+    ]);
     const user = await app.inject({ url: '/api/user', headers: { cookie } });
     expect(user.statusCode).toBe(401);
     expect(user.json<{ message: string }>().message).toContain('expiré');

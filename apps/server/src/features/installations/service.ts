@@ -167,11 +167,41 @@ export async function suspendInstallation(db: Db, syncId: string): Promise<void>
   });
 }
 
-export async function setExpiry(db: Queryable, syncId: string, expiresAt: Date | null): Promise<void> {
-  await db.query('UPDATE installations SET expires_at = $2, updated_at = now() WHERE sync_id = $1', [
-    syncId,
-    expiresAt,
-  ]);
+/** Lets a suspended installation sign in again. */
+export async function resumeInstallation(db: Db, syncId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const installation = await requireInstallation(tx, syncId);
+    await tx.query('UPDATE installations SET suspended = false, updated_at = now() WHERE id = $1', [
+      installation.id,
+    ]);
+    await recordAudit(tx, {
+      installationId: installation.id,
+      syncId,
+      actor: 'admin',
+      action: 'installation.resume',
+    });
+  });
+}
+
+/** Sets (or removes, with null) the licence expiry; an expiry in the past ends the sessions. */
+export async function setExpiry(db: Db, syncId: string, expiresAt: Date | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    const installation = await requireInstallation(tx, syncId);
+    await tx.query('UPDATE installations SET expires_at = $2, updated_at = now() WHERE id = $1', [
+      installation.id,
+      expiresAt,
+    ]);
+    if (expiresAt && expiresAt.getTime() <= Date.now()) {
+      await tx.query('DELETE FROM sessions WHERE installation_id = $1', [installation.id]);
+    }
+    await recordAudit(tx, {
+      installationId: installation.id,
+      syncId,
+      actor: 'admin',
+      action: 'installation.set-expiry',
+      details: { expiresAt: expiresAt?.toISOString() ?? null },
+    });
+  });
 }
 
 export async function listInstallations(db: Queryable): Promise<Installation[]> {
