@@ -16,6 +16,22 @@ function fails(text: string, code?: string, options?: { maxBytes?: number }): Co
 }
 
 describe('safe parsing', () => {
+  it.each([
+    '<?xml version&="1.0"?>',
+    '<?xml encoding="UTF-8"?>',
+    '<?xml version="1.0" encoding=UTF-8?>',
+    '<?xml version="1.0" standalone="peut-être"?>',
+  ])('refuses the malformed declaration %s', (declaration) => {
+    const err = fails(`${declaration}<Connexion/>`, 'malformed');
+    expect(err.message).toContain('Déclaration XML');
+  });
+
+  it('accepts a declaration with encoding and standalone', () => {
+    expect(() =>
+      parseConfig(`<?xml version='1.0' encoding='utf-8' standalone="yes" ?><Connexion/>`),
+    ).not.toThrow();
+  });
+
   it('finds the ten sections of the fixture in order', () => {
     const doc = parseConfig(FIXTURE);
     expect(doc.layout.sections.map((s) => s.name)).toEqual([

@@ -2,6 +2,10 @@ import { ConfigXmlError, errorAt } from '../errors.ts';
 import { ElementIndex } from './index.ts';
 import { isNameCode, isNameStartCode } from './names.ts';
 
+/** The XML 1.0 declaration grammar (version, then optional encoding and standalone). */
+const XML_DECLARATION =
+  /^<\?xml\s+version\s*=\s*(["'])1\.[0-9]+\1(?:\s+encoding\s*=\s*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:\s+standalone\s*=\s*(["'])(?:yes|no)\3)?\s*\?>$/;
+
 export { isNameCode, isNameStartCode } from './names.ts';
 
 /**
@@ -168,8 +172,8 @@ class Scanner {
     if (t.startsWith('<?xml', p) && (isWs(t.charCodeAt(p + 5)) || t.charCodeAt(p + 5) === QMARK)) {
       const e = t.indexOf('?>', p + 5);
       if (e === -1) this.fail(p, 'malformed', 'Déclaration XML non terminée');
-      if (t.indexOf('version', p) > e || t.indexOf('version', p) === -1) {
-        this.fail(p, 'malformed', 'La déclaration XML doit indiquer sa version');
+      if (!XML_DECLARATION.test(t.slice(p, e + 2))) {
+        this.fail(p, 'malformed', 'Déclaration XML mal formée (version, encoding, standalone)');
       }
       p = e + 2;
     }
