@@ -85,21 +85,3 @@ function invalidChar(c: number): ConfigXmlError {
     `La valeur contient un caractère non autorisé dans un document XML (U+${c.toString(16).toUpperCase().padStart(4, '0')}).`,
   );
 }
-
-/** True when the string holds only characters XML can carry (no lone surrogate either). */
-export function isXmlSafeString(value: string): boolean {
-  const n = value.length;
-  for (let i = 0; i < n; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x20) {
-      if (c !== 9 && c !== 10 && c !== 13) return false;
-    } else if (c >= 0xd800) {
-      if (c <= 0xdbff) {
-        const next = value.charCodeAt(i + 1);
-        if (next >= 0xdc00 && next <= 0xdfff) i++;
-        else return false;
-      } else if (c <= 0xdfff || c === 0xfffe || c === 0xffff) return false;
-    }
-  }
-  return true;
-}
