@@ -1,4 +1,5 @@
 import { ConfigXmlError, errorAt } from '../errors.ts';
+import { isXmlCodePoint } from './escape.ts';
 import { ElementIndex } from './index.ts';
 import { isNameCode, isNameStartCode } from './names.ts';
 
@@ -461,16 +462,7 @@ class Scanner {
       }
       if (digits === 0 || t.charCodeAt(i) !== 59)
         this.fail(a, 'malformed', 'Référence de caractère mal formée');
-      if (!(
-        cp === 9 ||
-        cp === 10 ||
-        cp === 13 ||
-        (cp >= 0x20 && cp <= 0xd7ff) ||
-        (cp >= 0xe000 && cp <= 0xfffd) ||
-        (cp >= 0x10000 && cp <= 0x10ffff)
-      )) {
-        this.fail(a, 'invalid-char', 'Référence à un caractère non autorisé en XML');
-      }
+      if (!isXmlCodePoint(cp)) this.fail(a, 'invalid-char', 'Référence à un caractère non autorisé en XML');
       return i + 1;
     }
     const e = this.nameEnd(i);

@@ -1,3 +1,5 @@
+import { isXmlCodePoint } from '../../xml/escape.ts';
+
 /** The lexical faults looked for in character data, as global patterns. */
 
 /** '&' that does not start one of the five predefined entities or a character reference. */
@@ -26,22 +28,11 @@ export const INVALID_CHAR =
 /** Character references; see isInvalidCharRef for the ones pointing at a forbidden character. */
 export const CHAR_REF = /&#(?:x([0-9a-fA-F]+)|([0-9]+));/g;
 
-export function isXmlChar(code: number): boolean {
-  return (
-    code === 0x9 ||
-    code === 0xa ||
-    code === 0xd ||
-    (code >= 0x20 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) ||
-    (code >= 0x10000 && code <= 0x10ffff)
-  );
-}
-
 /** Is this character reference (`&#1;`, `&#xFFFF;`) one to a character XML forbids? */
 export function isInvalidCharRef(reference: string): boolean {
   const hex = /^&#x([0-9a-fA-F]+);$/.exec(reference);
   const digits = hex ? hex[1] : /^&#([0-9]+);$/.exec(reference)?.[1];
   if (digits === undefined) return false;
   if (digits.length > 8) return true;
-  return !isXmlChar(parseInt(digits, hex ? 16 : 10));
+  return !isXmlCodePoint(parseInt(digits, hex ? 16 : 10));
 }
