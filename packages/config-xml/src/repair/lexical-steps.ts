@@ -1,4 +1,4 @@
-import { replaceInData, TEXT_ONLY } from '../diagnostic/checks/occurrences.ts';
+import { countInvalidCharacters, replaceInData, TEXT_ONLY } from '../diagnostic/checks/occurrences.ts';
 import {
   BARE_AMPERSAND,
   CHAR_REF,
@@ -14,19 +14,7 @@ import type { TRepairStep } from './types.ts';
 
 /** Characters XML 1.0 forbids, and references to them, are removed (everywhere). */
 export const removeInvalidCharacters: TRepairStep = (text) => {
-  let count = 0;
-  let first = -1;
-  INVALID_CHAR.lastIndex = 0;
-  for (let match = INVALID_CHAR.exec(text); match !== null; match = INVALID_CHAR.exec(text)) {
-    if (first === -1) first = match.index;
-    count += 1;
-  }
-  CHAR_REF.lastIndex = 0;
-  for (let match = CHAR_REF.exec(text); match !== null; match = CHAR_REF.exec(text)) {
-    if (!isInvalidCharRef(match[0])) continue;
-    if (first === -1 || match.index < first) first = match.index;
-    count += 1;
-  }
+  const { count, first } = countInvalidCharacters(text);
   if (count === 0) return { text, changes: [] };
   const line = lineIndex(text).lineOf(first);
   const cleaned = text

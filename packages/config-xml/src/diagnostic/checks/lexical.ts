@@ -1,40 +1,20 @@
 import type { TDiagnosticIssue } from '@synchro/contracts';
 import type { TLineIndex } from '../lines.ts';
-import { countInData, TEXT_ONLY } from './occurrences.ts';
-import {
-  BARE_AMPERSAND,
-  CDATA_END,
-  CHAR_REF,
-  DOUBLE_ESCAPED,
-  INVALID_CHAR,
-  isInvalidCharRef,
-  STRAY_LESS_THAN,
-} from './patterns.ts';
+import { countInData, countInvalidCharacters, TEXT_ONLY } from './occurrences.ts';
+import { BARE_AMPERSAND, CDATA_END, DOUBLE_ESCAPED, STRAY_LESS_THAN } from './patterns.ts';
 
 /** Faults of single characters or references: invalid characters, bare '&', double escaping. */
 export function lexicalIssues(text: string, lines: TLineIndex): TDiagnosticIssue[] {
   const issues: TDiagnosticIssue[] = [];
 
-  let invalid = 0;
-  let firstInvalid = -1;
-  INVALID_CHAR.lastIndex = 0;
-  for (let match = INVALID_CHAR.exec(text); match !== null; match = INVALID_CHAR.exec(text)) {
-    if (firstInvalid === -1) firstInvalid = match.index;
-    invalid += 1;
-  }
-  CHAR_REF.lastIndex = 0;
-  for (let match = CHAR_REF.exec(text); match !== null; match = CHAR_REF.exec(text)) {
-    if (!isInvalidCharRef(match[0])) continue;
-    if (firstInvalid === -1 || match.index < firstInvalid) firstInvalid = match.index;
-    invalid += 1;
-  }
-  if (invalid > 0) {
+  const invalid = countInvalidCharacters(text);
+  if (invalid.count > 0) {
     issues.push({
       code: 'invalid-character',
       severity: 'error',
-      message: `${invalid} caractère(s) interdit(s) en XML 1.0 (caractères de contrôle, U+FFFE/U+FFFF, demi-paires UTF-16 ou références &#…; vers ces caractères).`,
-      line: lines.lineOf(firstInvalid),
-      count: invalid,
+      message: `${invalid.count} caractère(s) interdit(s) en XML 1.0 (caractères de contrôle, U+FFFE/U+FFFF, demi-paires UTF-16 ou références &#…; vers ces caractères).`,
+      line: lines.lineOf(invalid.first),
+      count: invalid.count,
     });
   }
 

@@ -1,4 +1,5 @@
 import { segments, type TSegmentKind } from '../segments.ts';
+import { CHAR_REF, INVALID_CHAR, isInvalidCharRef } from './patterns.ts';
 
 /** Occurrences of a pattern: how many and where the first one is. */
 export interface TOccurrences {
@@ -68,4 +69,25 @@ export function replaceInData(
   if (parts.length === 0) return { text, found };
   parts.push(text.slice(copied));
   return { text: parts.join(''), found };
+}
+
+/**
+ * Characters XML 1.0 forbids and character references to them, anywhere in the text (markup
+ * included): how many, and the offset of the first.
+ */
+export function countInvalidCharacters(text: string): TOccurrences {
+  let count = 0;
+  let first = -1;
+  INVALID_CHAR.lastIndex = 0;
+  for (let match = INVALID_CHAR.exec(text); match !== null; match = INVALID_CHAR.exec(text)) {
+    if (first === -1) first = match.index;
+    count += 1;
+  }
+  CHAR_REF.lastIndex = 0;
+  for (let match = CHAR_REF.exec(text); match !== null; match = CHAR_REF.exec(text)) {
+    if (!isInvalidCharRef(match[0])) continue;
+    if (first === -1 || match.index < first) first = match.index;
+    count += 1;
+  }
+  return { count, first };
 }
