@@ -10,6 +10,7 @@ import {
 } from '../diagnostic/checks/patterns.ts';
 import { classifyRun, NON_ASCII_RUN, toConvention } from '../diagnostic/encoding-runs.ts';
 import { lineIndex } from '../diagnostic/lines.ts';
+import type { TRepairChange } from '@synchro/contracts';
 import type { TRepairStep } from './types.ts';
 
 /** Characters XML 1.0 forbids, and references to them, are removed (everywhere). */
@@ -29,55 +30,51 @@ export const removeInvalidCharacters: TRepairStep = (text) => {
 };
 
 /**
+ * A step that replaces every match of `pattern` in text (not in markup) with `replacement`, and
+ * reports them as one change with the line of the first.
+ */
+function escapeInText(
+  pattern: RegExp,
+  replacement: string,
+  code: TRepairChange['code'],
+  message: (count: number) => string,
+): TRepairStep {
+  return (text) => {
+    const { text: out, found } = replaceInData(text, pattern, () => replacement, TEXT_ONLY);
+    if (found.count === 0) return { text, changes: [] };
+    return {
+      text: out,
+      changes: [{ code, message: message(found.count), line: lineIndex(text).lineOf(found.first) }],
+    };
+  };
+}
+
+/**
  * A '&' that starts no entity becomes '&amp;', in text only: one inside a tag is most likely a
  * damaged name, which the end-tag step can mend (the connector writes no attributes).
  */
-export const escapeBareAmpersands: TRepairStep = (text) => {
-  const { text: out, found } = replaceInData(text, BARE_AMPERSAND, () => '&amp;', TEXT_ONLY);
-  if (found.count === 0) return { text, changes: [] };
-  return {
-    text: out,
-    changes: [
-      {
-        code: 'bare-ampersand',
-        message: `${found.count} « & » isolé(s) remplacé(s) par « &amp; ».`,
-        line: lineIndex(text).lineOf(found.first),
-      },
-    ],
-  };
-};
+export const escapeBareAmpersands = escapeInText(
+  BARE_AMPERSAND,
+  '&amp;',
+  'bare-ampersand',
+  (count) => `${count} « & » isolé(s) remplacé(s) par « &amp; ».`,
+);
 
 /** A '<' in text that opens no markup (`a < b`) becomes '&lt;'. */
-export const escapeStrayLessThan: TRepairStep = (text) => {
-  const { text: out, found } = replaceInData(text, STRAY_LESS_THAN, () => '&lt;', TEXT_ONLY);
-  if (found.count === 0) return { text, changes: [] };
-  return {
-    text: out,
-    changes: [
-      {
-        code: 'bare-less-than',
-        message: `${found.count} « < » isolé(s) remplacé(s) par « &lt; ».`,
-        line: lineIndex(text).lineOf(found.first),
-      },
-    ],
-  };
-};
+export const escapeStrayLessThan = escapeInText(
+  STRAY_LESS_THAN,
+  '&lt;',
+  'bare-less-than',
+  (count) => `${count} « < » isolé(s) remplacé(s) par « &lt; ».`,
+);
 
 /** The sequence ']]>' in text, which XML forbids there, becomes ']]&gt;'. */
-export const escapeCdataEnd: TRepairStep = (text) => {
-  const { text: out, found } = replaceInData(text, CDATA_END, () => ']]&gt;', TEXT_ONLY);
-  if (found.count === 0) return { text, changes: [] };
-  return {
-    text: out,
-    changes: [
-      {
-        code: 'cdata-end-in-text',
-        message: `${found.count} « ]]> » dans le texte remplacé(s) par « ]]&gt; ».`,
-        line: lineIndex(text).lineOf(found.first),
-      },
-    ],
-  };
-};
+export const escapeCdataEnd = escapeInText(
+  CDATA_END,
+  ']]&gt;',
+  'cdata-end-in-text',
+  (count) => `${count} « ]]> » dans le texte remplacé(s) par « ]]&gt; ».`,
+);
 
 /** Double-escaping artefacts lose one level: `&amp;apos;` → `&apos;` (repeated for triple escapes). */
 export const undoDoubleEscaping: TRepairStep = (text) => {
