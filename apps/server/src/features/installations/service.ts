@@ -3,6 +3,7 @@ import { recordAudit } from '../../audit/audit.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashClientId, hashConnectorToken, randomToken } from '../../security/secrets.ts';
+import { deleteInstallationSessions } from '../auth/sessions.ts';
 
 export interface Installation {
   id: string;
@@ -130,77 +131,77 @@ export async function createInstallation(
   });
 }
 
-/** Replaces the client id; every open session of the installation ends. */
-export async function setClientId(db: Db, syncId: string, clientId: string): Promise<void> {
-  if (!clientId) throw new AppError(400, "L'ID Client est obligatoire.", 'INVALID_CLIENT_ID');
-  const clientIdHash = await hashClientId(clientId);
+/**
+ * One admin change to an installation, in a transaction: `UPDATE installations SET <set>` (the
+ * installation's id is $1, `params` follow from $2), its sessions ended when `endSessions`, audited
+ * as `action`.
+ */
+async function updateInstallation(
+  db: Db,
+  syncId: string,
+  change: {
+    set: string;
+    params?: unknown[];
+    endSessions: boolean;
+    action: string;
+    details?: Record<string, unknown>;
+  },
+): Promise<void> {
   await db.transaction(async (tx) => {
     const installation = await requireInstallation(tx, syncId);
-    await tx.query('UPDATE installations SET client_id_hash = $2, updated_at = now() WHERE id = $1', [
+    await tx.query(`UPDATE installations SET ${change.set}, updated_at = now() WHERE id = $1`, [
       installation.id,
-      clientIdHash,
+      ...(change.params ?? []),
     ]);
-    await tx.query('DELETE FROM sessions WHERE installation_id = $1', [installation.id]);
+    if (change.endSessions) await deleteInstallationSessions(tx, installation.id);
     await recordAudit(tx, {
       installationId: installation.id,
       syncId,
       actor: 'admin',
-      action: 'installation.set-client-id',
+      action: change.action,
+      ...(change.details ? { details: change.details } : {}),
     });
+  });
+}
+
+/** Replaces the client id; every open session of the installation ends. */
+export async function setClientId(db: Db, syncId: string, clientId: string): Promise<void> {
+  if (!clientId) throw new AppError(400, "L'ID Client est obligatoire.", 'INVALID_CLIENT_ID');
+  const clientIdHash = await hashClientId(clientId);
+  await updateInstallation(db, syncId, {
+    set: 'client_id_hash = $2',
+    params: [clientIdHash],
+    endSessions: true,
+    action: 'installation.set-client-id',
   });
 }
 
 /** Suspends an installation: it can no longer sign in and its sessions end. */
 export async function suspendInstallation(db: Db, syncId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const installation = await requireInstallation(tx, syncId);
-    await tx.query('UPDATE installations SET suspended = true, updated_at = now() WHERE id = $1', [
-      installation.id,
-    ]);
-    await tx.query('DELETE FROM sessions WHERE installation_id = $1', [installation.id]);
-    await recordAudit(tx, {
-      installationId: installation.id,
-      syncId,
-      actor: 'admin',
-      action: 'installation.suspend',
-    });
+  await updateInstallation(db, syncId, {
+    set: 'suspended = true',
+    endSessions: true,
+    action: 'installation.suspend',
   });
 }
 
 /** Lets a suspended installation sign in again. */
 export async function resumeInstallation(db: Db, syncId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const installation = await requireInstallation(tx, syncId);
-    await tx.query('UPDATE installations SET suspended = false, updated_at = now() WHERE id = $1', [
-      installation.id,
-    ]);
-    await recordAudit(tx, {
-      installationId: installation.id,
-      syncId,
-      actor: 'admin',
-      action: 'installation.resume',
-    });
+  await updateInstallation(db, syncId, {
+    set: 'suspended = false',
+    endSessions: false,
+    action: 'installation.resume',
   });
 }
 
 /** Sets (or removes, with null) the licence expiry; an expiry in the past ends the sessions. */
 export async function setExpiry(db: Db, syncId: string, expiresAt: Date | null): Promise<void> {
-  await db.transaction(async (tx) => {
-    const installation = await requireInstallation(tx, syncId);
-    await tx.query('UPDATE installations SET expires_at = $2, updated_at = now() WHERE id = $1', [
-      installation.id,
-      expiresAt,
-    ]);
-    if (expiresAt && expiresAt.getTime() <= Date.now()) {
-      await tx.query('DELETE FROM sessions WHERE installation_id = $1', [installation.id]);
-    }
-    await recordAudit(tx, {
-      installationId: installation.id,
-      syncId,
-      actor: 'admin',
-      action: 'installation.set-expiry',
-      details: { expiresAt: expiresAt?.toISOString() ?? null },
-    });
+  await updateInstallation(db, syncId, {
+    set: 'expires_at = $2',
+    params: [expiresAt],
+    endSessions: expiresAt !== null && expiresAt.getTime() <= Date.now(),
+    action: 'installation.set-expiry',
+    details: { expiresAt: expiresAt?.toISOString() ?? null },
   });
 }
 
