@@ -43,6 +43,11 @@ export default tseslint.config(
     },
   },
   {
+    // Imported at runtime by the browser (docs/web.md): nothing may pull zod or the schemas in.
+    files: ['packages/contracts/src/time.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['*'] }] },
+  },
+  {
     files: ['packages/config-xml/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

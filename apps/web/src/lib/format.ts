@@ -1,5 +1,9 @@
 /** French formatting helpers (style-examples.md: fr-FR numbers, dd/MM/yyyy HH:mm, offsets shown). */
 
+import { isValidTimeZone, wallClockAt, zoneOffsetMinutes } from '@synchro/contracts/time';
+
+export { zoneOffsetMinutes };
+
 /** Non-breaking space, before `:` (and inside guillemets). */
 export const NBSP = '\u00a0';
 /** Narrow non-breaking space, before `; ! ?`. */
@@ -42,67 +46,6 @@ export function formatUtcOffset(offsetMinutes: number): string {
   return `UTC${sign}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
 }
 
-const partsFormatCache = new Map<string, Intl.DateTimeFormat>();
-
-function partsFormat(zone: string): Intl.DateTimeFormat {
-  let format = partsFormatCache.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    partsFormatCache.set(zone, format);
-  }
-  return format;
-}
-
-function isValidZone(zone: string): boolean {
-  try {
-    partsFormat(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function wallClock(date: Date, zone: string): WallClock {
-  const parts: Record<string, number> = {};
-  for (const part of partsFormat(zone).formatToParts(date)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return {
-    year: parts.year ?? 0,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: (parts.hour ?? 0) % 24,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
-
-/** Offset of `zone` from UTC at the instant `date`, in minutes. */
-export function zoneOffsetMinutes(date: Date, zone: string): number {
-  const w = wallClock(date, zone);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  const instant = Math.floor(date.getTime() / 1000) * 1000;
-  return Math.round((asUtc - instant) / 60000);
-}
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
@@ -113,8 +56,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export function formatDateTimeInZone(iso: string, zone: string, withOffset = true): string | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  const safeZone = isValidZone(zone) ? zone : 'UTC';
-  const w = wallClock(date, safeZone);
+  const safeZone = isValidTimeZone(zone) ? zone : 'UTC';
+  const w = wallClockAt(date.getTime(), safeZone);
   const text = `${pad(w.day)}/${pad(w.month)}/${w.year} ${pad(w.hour)}:${pad(w.minute)}`;
   return withOffset ? `${text} (${formatUtcOffset(zoneOffsetMinutes(date, safeZone))})` : text;
 }
