@@ -77,6 +77,16 @@ function readConfigFile(path: string): string {
   return text;
 }
 
+/** Opens the database once the arguments are valid, runs `work` and closes it whatever happens. */
+async function withDb(io: AdminIo, work: (db: Db) => Promise<unknown>): Promise<void> {
+  const db = await io.openDb();
+  try {
+    await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
 /** Runs one admin command; returns the process exit code. */
 export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -93,8 +103,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
         const syncId = required(values, 'sync-id');
         const clientId = required(values, 'client-id');
         const configText = typeof values.config === 'string' ? readConfigFile(values.config) : undefined;
-        const db = await io.openDb();
-        try {
+        await withDb(io, async (db) => {
           const { installation, connectorToken } = await createInstallation(db, {
             syncId,
             clientId,
@@ -104,60 +113,37 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
             software: typeof values.software === 'string' ? values.software : '',
           });
           io.out(JSON.stringify({ syncId: installation.syncId, connectorToken }));
-        } finally {
-          await db.close();
-        }
+        });
         return 0;
       }
       case 'set-client-id': {
         const syncId = required(values, 'sync-id');
         const clientId = required(values, 'client-id');
-        const db = await io.openDb();
-        try {
-          await setClientId(db, syncId, clientId);
-        } finally {
-          await db.close();
-        }
+        await withDb(io, (db) => setClientId(db, syncId, clientId));
         io.out(JSON.stringify({ syncId, clientIdChanged: true }));
         return 0;
       }
       case 'suspend': {
         const syncId = required(values, 'sync-id');
-        const db = await io.openDb();
-        try {
-          await suspendInstallation(db, syncId);
-        } finally {
-          await db.close();
-        }
+        await withDb(io, (db) => suspendInstallation(db, syncId));
         io.out(JSON.stringify({ syncId, suspended: true }));
         return 0;
       }
       case 'resume': {
         const syncId = required(values, 'sync-id');
-        const db = await io.openDb();
-        try {
-          await resumeInstallation(db, syncId);
-        } finally {
-          await db.close();
-        }
+        await withDb(io, (db) => resumeInstallation(db, syncId));
         io.out(JSON.stringify({ syncId, suspended: false }));
         return 0;
       }
       case 'set-expiry': {
         const syncId = required(values, 'sync-id');
         const expiresAt = parseExpiry(required(values, 'expires-at'));
-        const db = await io.openDb();
-        try {
-          await setExpiry(db, syncId, expiresAt);
-        } finally {
-          await db.close();
-        }
+        await withDb(io, (db) => setExpiry(db, syncId, expiresAt));
         io.out(JSON.stringify({ syncId, expiresAt: expiresAt?.toISOString() ?? null }));
         return 0;
       }
       case 'list': {
-        const db = await io.openDb();
-        try {
+        await withDb(io, async (db) => {
           for (const i of await listInstallations(db)) {
             io.out(
               JSON.stringify({
@@ -172,9 +158,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
               }),
             );
           }
-        } finally {
-          await db.close();
-        }
+        });
         return 0;
       }
       default:
