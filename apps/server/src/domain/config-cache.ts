@@ -12,7 +12,8 @@ export interface CachedConfig {
 
 /**
  * Parsed configurations by installation and version. Safe with several server processes: the
- * version is read from the database on every use, so a newer version is never hidden; only the
+ * version is read from the database on every use (by `get`, or by the caller of `at` in the same
+ * request), so a newer version is never hidden; only the
  * parse of an unchanged text is saved. Least recently used entries go first.
  */
 export class ConfigCache {
@@ -20,8 +21,17 @@ export class ConfigCache {
 
   constructor(private readonly maxEntries = 200) {}
 
+  /** The configuration of an installation, its version read from the database now. */
   async get(db: Queryable, installationId: string): Promise<CachedConfig> {
-    const version = await getConfigurationVersion(db, installationId);
+    return this.at(db, installationId, await getConfigurationVersion(db, installationId));
+  }
+
+  /**
+   * The configuration of an installation whose stored version was just read from the database
+   * by the caller (the session query of a protected request reads it in the same round trip).
+   * A different version in the cache is never returned: the text is read again.
+   */
+  async at(db: Queryable, installationId: string, version: number): Promise<CachedConfig> {
     const hit = this.entries.get(installationId);
     if (hit && hit.version === version) {
       this.entries.delete(installationId);

@@ -6,7 +6,13 @@ import { readSessionToken } from './cookie.ts';
 import { accessRefusal } from './service.ts';
 import { deleteInstallationSessions, findLiveSession } from './sessions.ts';
 
-const signedIn = new WeakMap<FastifyRequest, Installation>();
+interface SignedIn {
+  installation: Installation;
+  /** The stored configuration version, read with the session (keys the configuration cache). */
+  configVersion: number;
+}
+
+const signedIn = new WeakMap<FastifyRequest, SignedIn>();
 
 /** preHandler of every protected route: a live session of an installation still allowed in. */
 export function requireSession(ctx: AppContext) {
@@ -16,19 +22,24 @@ export function requireSession(ctx: AppContext) {
     const now = ctx.now();
     const live = await findLiveSession(ctx.db, token, ctx.sessionSecret, now);
     if (!live) throw unauthorized('Session expirée ou invalide : veuillez vous reconnecter.');
-    const { installation } = live;
+    const { installation, configVersion } = live;
     const refusal = accessRefusal(installation, now);
     if (refusal) {
       await deleteInstallationSessions(ctx.db, installation.id);
       throw unauthorized(refusal);
     }
-    signedIn.set(request, installation);
+    signedIn.set(request, { installation, configVersion });
   };
 }
 
 /** The installation of the signed-in user of a request that passed requireSession. */
 export function currentInstallation(request: FastifyRequest): Installation {
-  const installation = signedIn.get(request);
-  if (!installation) throw unauthorized();
-  return installation;
+  return currentSignIn(request).installation;
+}
+
+/** The installation of a request that passed requireSession and its configuration version. */
+export function currentSignIn(request: FastifyRequest): SignedIn {
+  const found = signedIn.get(request);
+  if (!found) throw unauthorized();
+  return found;
 }

@@ -17,6 +17,8 @@ export interface SessionRow {
 export interface LiveSession {
   session: SessionRow;
   installation: Installation;
+  /** Version of the installation's stored configuration (0 without one), read in the same query. */
+  configVersion: number;
 }
 
 export async function createSession(
@@ -43,6 +45,15 @@ export async function createSession(
   return token;
 }
 
+// Built on first use: installations/service.ts imports this module too (no import-order trap).
+let liveSessionSql: string | undefined;
+const liveSessionQuery = () =>
+  (liveSessionSql ??= `SELECT s.last_seen_at AS "sLastSeenAt", s.expires_at AS "sExpiresAt",
+  coalesce(c.version, 0) AS "sConfigVersion", ${installationColumns('i')}
+  FROM sessions s JOIN installations i ON i.id = s.installation_id
+  LEFT JOIN configurations c ON c.installation_id = i.id
+  WHERE s.token_hash = $1`);
+
 /** The live session of a cookie token and its installation; an expired one is deleted (null). */
 export async function findLiveSession(
   db: Queryable,
@@ -51,15 +62,13 @@ export async function findLiveSession(
   now: Date,
 ): Promise<LiveSession | null> {
   const tokenHash = hashSessionToken(token, secret);
-  // One round trip for the session and its installation: every protected request runs this.
-  const [row] = await db.query<Installation & { sLastSeenAt: Date; sExpiresAt: Date }>(
-    `SELECT s.last_seen_at AS "sLastSeenAt", s.expires_at AS "sExpiresAt", ${installationColumns('i')}
-     FROM sessions s JOIN installations i ON i.id = s.installation_id
-     WHERE s.token_hash = $1`,
-    [tokenHash],
-  );
+  // One round trip for the session, its installation and the version of its configuration:
+  // every protected request runs this (the version keys the configuration cache).
+  const [row] = await db.query<
+    Installation & { sLastSeenAt: Date; sExpiresAt: Date; sConfigVersion: number }
+  >(liveSessionQuery(), [tokenHash]);
   if (!row) return null;
-  const { sLastSeenAt, sExpiresAt, ...installation } = row;
+  const { sLastSeenAt, sExpiresAt, sConfigVersion, ...installation } = row;
   const idleFor = now.getTime() - sLastSeenAt.getTime();
   if (sExpiresAt.getTime() <= now.getTime() || idleFor >= SESSION_IDLE_MS) {
     await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
@@ -71,6 +80,7 @@ export async function findLiveSession(
   return {
     session: { tokenHash, installationId: installation.id, lastSeenAt: sLastSeenAt, expiresAt: sExpiresAt },
     installation,
+    configVersion: sConfigVersion,
   };
 }
 

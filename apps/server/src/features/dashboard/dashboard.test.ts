@@ -1,7 +1,14 @@
-import { ZDashboardView, type TDashboardView } from '@synchro/contracts';
+import { ZDashboardView, ZUser, type TDashboardView } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
+import {
+  addInstallation,
+  FIXTURE_CONFIG,
+  login,
+  sessionCookie,
+  signIn,
+  testApp,
+} from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
 import {
@@ -150,6 +157,36 @@ describe('configuration cache', () => {
     expect(after.json()).toMatchObject({ configVersion: 2, planningCounts: { C: 1, R: 0, I: 0 } });
     const dash = await app.inject({ url: '/api/dashboard', headers: { cookie } });
     expect(dash.json()).toMatchObject({ configVersion: 2, planningCounts: { C: 1, R: 0, I: 0 } });
+  });
+
+  it('the prebuilt /api/user answer is the bytes and headers fastify gives the same ZUser object', async () => {
+    await addInstallation(db, { syncId: 'CACHE02' });
+    const signedIn = await login(app, 'CACHE02');
+    expect(signedIn.statusCode).toBe(200);
+    const cookie = sessionCookie(signedIn);
+    for (let i = 0; i < 2; i += 1) {
+      // The second answer comes from the cache.
+      const res = await app.inject({ url: '/api/user', headers: { cookie } });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(signedIn.body);
+      expect(ZUser.parse(res.json())).toEqual(res.json());
+      for (const header of ['content-type', 'content-length', 'cache-control', 'content-security-policy']) {
+        expect(res.headers[header], header).toBe(signedIn.headers[header]);
+      }
+    }
+  });
+
+  it('an installation change without a new configuration version is seen at once by /api/user', async () => {
+    await addInstallation(db, { syncId: 'CACHE03' });
+    const cookie = await signIn(app, 'CACHE03');
+    const before = await app.inject({ url: '/api/user', headers: { cookie } });
+    expect(before.json()).toMatchObject({ Premium: 1, configVersion: 1 });
+    // Another process changes the licence; the configuration keeps its version.
+    await db.query(
+      `UPDATE installations SET premium = false, options = '3;X', software = '1;Y;Z' WHERE sync_id = 'CACHE03'`,
+    );
+    const after = await app.inject({ url: '/api/user', headers: { cookie } });
+    expect(after.json()).toMatchObject({ Premium: 0, Options: '3;X', Tablettes: '1;Y;Z', configVersion: 1 });
   });
 });
 

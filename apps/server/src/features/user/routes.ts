@@ -1,11 +1,13 @@
-import type { TUser } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { currentInstallation, requireSession } from '../auth/guard.ts';
-import { buildUser } from './service.ts';
+import { currentSignIn, requireSession } from '../auth/guard.ts';
+import { JSON_CONTENT_TYPE, userBody } from './service.ts';
 
 export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/user', { preHandler: requireSession(ctx) }, async (request): Promise<TUser> =>
-    buildUser(ctx.db, ctx.configs, currentInstallation(request)),
-  );
+  // The answer is ZUser (userOf), sent as prebuilt bytes: see userBody.
+  app.get('/api/user', { preHandler: requireSession(ctx) }, async (request, reply) => {
+    const { installation, configVersion } = currentSignIn(request);
+    const config = await ctx.configs.at(ctx.db, installation.id, configVersion);
+    return reply.type(JSON_CONTENT_TYPE).send(userBody(installation, config));
+  });
 }
