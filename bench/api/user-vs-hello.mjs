@@ -1,4 +1,5 @@
-// GET /api/user with a session against a bare fastify hello-world, in the same run (autocannon).
+// GET /api/user and GET /api/dashboard with a session against a bare fastify hello-world, in the
+// same run (autocannon).
 // Usage: npm run build && node bench/api/user-vs-hello.mjs [--duration 10]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,25 +69,28 @@ try {
 
   const bare = await run({ url: `http://127.0.0.1:${port + 1}/` });
   const user = await run({ url: `${origin}/api/user`, headers: { cookie } });
+  const dashboard = await run({ url: `${origin}/api/dashboard`, headers: { cookie } });
   await hello.close();
   if (user.non2xx > 0) throw new Error(`${user.non2xx} non-2xx answers from /api/user`);
+  if (dashboard.non2xx > 0) throw new Error(`${dashboard.non2xx} non-2xx answers from /api/dashboard`);
 
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const row = (name, r) =>
     `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} |`;
-  const ratio = (user.requests.average / bare.requests.average).toFixed(2);
+  const ratio = (r) => (r.requests.average / bare.requests.average).toFixed(2);
   const section = [
-    '## API: GET /api/user with a session vs bare fastify',
+    '## API: GET /api/user and /api/dashboard with a session vs bare fastify',
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpu}, Node ${process.version}, embedded database (PGlite), ` +
-      `autocannon ${connections} connections × ${duration} s, both in the same run.`,
+      `autocannon ${connections} connections × ${duration} s each, all in the same run.`,
     '',
     '| target | req/s | p50 ms | p99 ms |',
     '|---|---|---|---|',
     row('bare fastify hello-world', bare),
     row('GET /api/user (session, config 123 KB redacted)', user),
+    row('GET /api/dashboard (session, same configuration)', dashboard),
     '',
-    `Ratio /api/user ÷ bare: **${ratio}**.`,
+    `Ratios ÷ bare: /api/user **${ratio(user)}**, /api/dashboard **${ratio(dashboard)}**.`,
     '',
   ].join('\n');
   const readme = 'bench/README.md';
