@@ -98,9 +98,8 @@ export const ZConfigInfo = z.object({
 });
 export type TConfigInfo = z.infer<typeof ZConfigInfo>;
 
-export const ZLastSyncInfo = z.object({
-  /** DerSynchro/DateHeure as stored (digits, YYYYMMDDHHMM[SSmmm]); null when absent or not digits. */
-  dateHeure: z.string().nullable(),
+/** What DerSynchro says of the last synchronisation besides its time (also in the dashboard view). */
+export const ZLastSyncFigures = z.object({
   /** DerSynchro/TypeDeSync, decoded (e.g. 'Complète'); null when absent or empty. */
   type: z.string().nullable(),
   /** DerSynchro/Duree (e.g. '00:04:11'); null when absent or empty. */
@@ -113,6 +112,12 @@ export const ZLastSyncInfo = z.object({
   /** DerSynchro/Taille as written (e.g. '3,721 Mo'). */
   volume: z.string().nullable(),
   volumeAlert: z.boolean(),
+});
+
+export const ZLastSyncInfo = z.object({
+  /** DerSynchro/DateHeure as stored (digits, YYYYMMDDHHMM[SSmmm]); null when absent or not digits. */
+  dateHeure: z.string().nullable(),
+  ...ZLastSyncFigures.shape,
 });
 export type TLastSyncInfo = z.infer<typeof ZLastSyncInfo>;
 

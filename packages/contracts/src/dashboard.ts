@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZPlanningCounts } from './auth.ts';
+import { ZLastSyncFigures } from './config-sections.ts';
 
 export const ZSyncType = z.enum(['C', 'R', 'I']);
 export type TSyncType = z.infer<typeof ZSyncType>;
@@ -30,14 +31,7 @@ export const ZDashboardView = z.object({
   sources: z.array(ZDashboardSource),
   lastSync: z.object({
     at: z.string().nullable(),
-    type: z.string().nullable(),
-    duration: z.string().nullable(),
-    durationAlert: z.boolean(),
-    records: z.number().nullable(),
-    /** Records per minute. */
-    speed: z.number().nullable(),
-    volume: z.string().nullable(),
-    volumeAlert: z.boolean(),
+    ...ZLastSyncFigures.shape,
     /** Older than 72 hours and not from today (in the display zone). */
     stale: z.boolean(),
   }),
