@@ -15,19 +15,26 @@ import {
   UnsavedChangesContext,
   type UnsavedChangesContextValue,
 } from './unsaved-changes-context.ts';
+import { useHistoryGuard } from './use-history-guard.ts';
 
 /**
  * The navigation guard (spec §2): every in-app navigation (links, `navigate`, logout through
  * `requestNavigation`) asks for confirmation while an editor holds unsaved changes. Redirects
- * (`replace` navigations of the router) pass through. Closing or reloading the tab gets the
- * browser's own warning. Browser back/forward are not intercepted (see docs/web.md).
+ * (`replace` navigations of the router) pass through. Browser Back/Forward go through the same
+ * dialog (`useHistoryGuard`). Closing or reloading the tab gets the browser's own warning.
  */
 export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   const dirtyIds = useRef(new Set<string>());
   const [dirtyCount, setDirtyCount] = useState(0);
   const pending = useRef<(() => void) | null>(null);
   const lastNavigation = useRef(Number.NEGATIVE_INFINITY);
-  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [confirmOpen, setConfirmOpenState] = useState(false);
+  // Read by the popstate listener, which must know at once whether the dialog is already open.
+  const confirmOpenRef = useRef(false);
+  const setConfirmOpen = useCallback((open: boolean) => {
+    confirmOpenRef.current = open;
+    setConfirmOpenState(open);
+  }, []);
 
   const setDirty = useCallback((id: string, dirty: boolean) => {
     const ids = dirtyIds.current;
@@ -39,18 +46,23 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
 
   const isDirty = useCallback(() => dirtyIds.current.size > 0, []);
 
-  const requestNavigation = useCallback((action: () => void) => {
-    const now = Date.now();
-    if (now - lastNavigation.current < NAVIGATION_DEBOUNCE_MS) return false;
-    lastNavigation.current = now;
-    if (dirtyIds.current.size === 0) {
-      action();
+  const requestNavigation = useCallback(
+    (action: () => void) => {
+      const now = Date.now();
+      if (now - lastNavigation.current < NAVIGATION_DEBOUNCE_MS) return false;
+      lastNavigation.current = now;
+      if (dirtyIds.current.size === 0) {
+        action();
+        return true;
+      }
+      pending.current = action;
+      setConfirmOpen(true);
       return true;
-    }
-    pending.current = action;
-    setConfirmOpen(true);
-    return true;
-  }, []);
+    },
+    [setConfirmOpen],
+  );
+
+  useHistoryGuard({ isDirty, confirmOpen: confirmOpenRef, requestNavigation });
 
   const aroundNav = useCallback<AroundNavHandler>(
     (navigate, to, options) => {
