@@ -53,6 +53,60 @@ describe('migrations', () => {
   });
 });
 
+describe('prepared statements', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openTestDb();
+    await db.exec(`CREATE TABLE prep_t (k text PRIMARY KEY, at timestamptz, n int, b boolean, note text)`);
+    await db.query(`INSERT INTO prep_t VALUES ('a', '2025-03-09T07:09:52.542Z', 3, true, NULL)`);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+  const sql = 'SELECT k, at, n, b, note FROM prep_t WHERE k = $1 AND at <= $2';
+
+  it('give the rows and types of an unprepared query, run after run', async () => {
+    const params = ['a', new Date('2026-01-01T00:00:00Z')];
+    const plain = await db.query(sql, params);
+    expect(plain).toHaveLength(1);
+    for (let i = 0; i < 3; i += 1)
+      expect(await db.query(sql, params, { prepare: 'prep_t_get' })).toEqual(plain);
+    expect(await db.query(sql, ['b', params[1]], { prepare: 'prep_t_get' })).toEqual([]);
+  });
+
+  it('a failing run leaves the statement and the database usable', async () => {
+    const failing = 'SELECT 1 / n AS q FROM prep_t WHERE k = $1';
+    await db.query(`INSERT INTO prep_t VALUES ('zero', now(), 0, false, 'x')`);
+    await expect(db.query(failing, ['zero'], { prepare: 'prep_t_div' })).rejects.toThrow(/division by zero/);
+    expect(await db.query(failing, ['a'], { prepare: 'prep_t_div' })).toEqual([{ q: 0 }]);
+    expect(await db.query('SELECT count(*)::int AS c FROM prep_t')).toEqual([{ c: 2 }]);
+  });
+
+  it('do not see the uncommitted writes of an open transaction', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted = () => {};
+    const insertedOnce = new Promise<void>((resolve) => (inserted = resolve));
+    const tx = db.transaction(async (t) => {
+      await t.query(`INSERT INTO prep_t VALUES ('c', now(), 1, true, NULL)`);
+      inserted();
+      await held;
+      throw new Error('rolled back');
+    });
+    await insertedOnce;
+    const read = db.query('SELECT k FROM prep_t WHERE k = $1', ['c'], { prepare: 'prep_t_k' });
+    release();
+    await expect(tx).rejects.toThrow('rolled back');
+    expect(await read).toEqual([]);
+  });
+
+  it('refuse one name for two texts', async () => {
+    if (db.kind !== 'pglite') return; // node-postgres has its own check, per connection
+    await db.query('SELECT 1 AS one', [], { prepare: 'prep_one' });
+    await expect(db.query('SELECT 2 AS two', [], { prepare: 'prep_one' })).rejects.toThrow(/another text/);
+  });
+});
+
 describe('data folder lock', () => {
   const dirs: string[] = [];
   const tempDir = () => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './types.ts';
+import type { Db, Queryable, QueryOptions } from './types.ts';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -17,8 +17,15 @@ export function openPostgres(options: PostgresOptions): Db {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const query: Queryable['query'] = async <T>(sql: string, params: readonly unknown[] = []) => {
-    const res = await pool.query(sql, params as unknown[]);
+  const query: Queryable['query'] = async <T>(
+    sql: string,
+    params: readonly unknown[] = [],
+    options: QueryOptions = {},
+  ) => {
+    // node-postgres prepares a named statement once per pooled connection.
+    const res = options.prepare
+      ? await pool.query({ name: options.prepare, text: sql, values: params as unknown[] })
+      : await pool.query(sql, params as unknown[]);
     return res.rows as T[];
   };
   return {

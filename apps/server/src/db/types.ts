@@ -1,7 +1,20 @@
+export interface QueryOptions {
+  /**
+   * Name of a prepared statement for a hot query (the session check of every protected request):
+   * parsed and planned once per connection, then only bound and executed. One name, one SQL text.
+   * Inside a transaction the statement is run unprepared.
+   */
+  prepare?: string;
+}
+
 /** Anything that runs parameterised SQL: the database itself or an open transaction. */
 export interface Queryable {
   /** Runs one statement with `$1`-style parameters and returns its rows. */
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<T[]>;
   /** Runs several statements without parameters (migration files). */
   exec(sql: string): Promise<void>;
 }

@@ -63,10 +63,11 @@ export async function findLiveSession(
 ): Promise<LiveSession | null> {
   const tokenHash = hashSessionToken(token, secret);
   // One round trip for the session, its installation and the version of its configuration:
-  // every protected request runs this (the version keys the configuration cache).
+  // every protected request runs this (the version keys the configuration cache), hence also a
+  // prepared statement.
   const [row] = await db.query<
     Installation & { sLastSeenAt: Date; sExpiresAt: Date; sConfigVersion: number }
-  >(liveSessionQuery(), [tokenHash]);
+  >(liveSessionQuery(), [tokenHash], { prepare: 'live_session' });
   if (!row) return null;
   const { sLastSeenAt, sExpiresAt, sConfigVersion, ...installation } = row;
   const idleFor = now.getTime() - sLastSeenAt.getTime();
