@@ -86,7 +86,6 @@ export default function LoginPage() {
             </li>
           </ul>
         </div>
-        <p className="text-xs text-sidebar-muted">{APP_VERSION_LABEL}</p>
       </aside>
 
       <main className="flex items-center justify-center px-4 py-10 sm:px-8">

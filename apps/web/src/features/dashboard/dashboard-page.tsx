@@ -237,7 +237,7 @@ function SupportCard() {
       description={`Besoin d'aide${NNBSP}? Nos équipes vous accompagnent.`}
       icon={<LifeBuoy aria-hidden="true" />}
     >
-      <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-1">
+      <ul className="grid gap-2 sm:grid-cols-2 xl:grid-cols-1">
         {SUPPORT_LINKS.map((link) => (
           <li key={link.key}>
             <a
@@ -281,11 +281,11 @@ export function DashboardView({ view }: { view: TDashboardView }) {
           </>
         }
       />
-      <div className="grid gap-6 lg:grid-cols-12">
-        <div className="lg:col-span-12">
+      <div className="grid gap-6 xl:grid-cols-12">
+        <div className="xl:col-span-12">
           <SyncActions />
         </div>
-        <div className="grid content-start gap-6 lg:col-span-7">
+        <div className="grid content-start gap-6 xl:col-span-7">
           <SectionCard title="Installation" icon={<Info aria-hidden="true" />}>
             <FieldList>
               <Field label="ID de synchronisation">
@@ -344,7 +344,7 @@ export function DashboardView({ view }: { view: TDashboardView }) {
             </FieldList>
           </SectionCard>
         </div>
-        <div className="grid content-start gap-6 lg:col-span-5">
+        <div className="grid content-start gap-6 xl:col-span-5">
           <SectionCard
             title="Connexions aux bases"
             description="État relevé par le connecteur"
