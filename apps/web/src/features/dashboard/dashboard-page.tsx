@@ -148,12 +148,13 @@ function SourceState({ source }: { source: TDashboardSource }) {
 /** "N Complètes / N Incrémentales / N Importations", each part kept on one line. */
 function PlanningCounts({ counts }: { counts: TDashboardView['planningCounts'] }) {
   const parts = formatPlanningCounts(counts).split(' / ');
+  // A line may break after a slash, never before one nor inside a count.
   return (
     <span>
       {parts.map((part, index) => (
         <span key={part}>
-          {index > 0 ? ' / ' : null}
-          <span className="whitespace-nowrap">{part}</span>
+          {index > 0 ? ' ' : null}
+          <span className="whitespace-nowrap">{index < parts.length - 1 ? `${part} /` : part}</span>
         </span>
       ))}
     </span>
@@ -189,7 +190,7 @@ function SyncActions() {
 
   return (
     <Card className="border-primary/25 bg-gradient-to-br from-card to-primary-soft/60">
-      <div className="flex flex-col gap-5 p-5 sm:p-6 xl:flex-row xl:items-center xl:justify-between">
+      <div className="flex flex-col gap-5 p-5 sm:p-6">
         <div className="flex items-start gap-3">
           <div className="grid size-9 shrink-0 place-content-center rounded-md bg-primary text-primary-foreground [&_svg]:size-[1.125rem]">
             <Zap aria-hidden="true" />
@@ -201,22 +202,32 @@ function SyncActions() {
             </CardDescription>
           </div>
         </div>
-        <div className="grid gap-3 sm:grid-cols-3 xl:w-[40rem] xl:shrink-0">
-          {SYNC_BUTTONS.map((button) => (
-            <div key={button.type} className="grid min-w-0 content-start gap-1.5">
-              <Button
-                variant={button.type === 'C' ? 'primary' : 'outline'}
-                className="h-auto min-h-10 w-full py-2 text-center whitespace-normal"
-                busy={running === button.type}
-                disabled={running !== null}
-                onClick={() => launch(button.type)}
+        {/* Sized on the card, not the viewport: each button must hold "Synchronisation en cours..."
+            on one line (about 17.5 rem), so three across from 54 rem, else one per row with its
+            hint beside it, and stacked on phones. */}
+        <div className="@container">
+          <div className="grid gap-3 @min-[54rem]:grid-cols-3">
+            {SYNC_BUTTONS.map((button) => (
+              <div
+                key={button.type}
+                className="grid min-w-0 content-start gap-1.5 @min-[34rem]:flex @min-[34rem]:items-center @min-[34rem]:gap-4 @min-[54rem]:grid @min-[54rem]:gap-1.5"
               >
-                {running === button.type ? null : <RefreshCw aria-hidden="true" />}
-                {running === button.type ? SYNC_RUNNING_LABEL : button.label}
-              </Button>
-              <p className="text-center text-xs text-muted-foreground">{button.hint}</p>
-            </div>
-          ))}
+                <Button
+                  variant={button.type === 'C' ? 'primary' : 'outline'}
+                  className="h-auto min-h-10 w-full py-2 text-center whitespace-normal @min-[34rem]:w-[17.5rem] @min-[34rem]:shrink-0 @min-[54rem]:w-full"
+                  busy={running === button.type}
+                  disabled={running !== null}
+                  onClick={() => launch(button.type)}
+                >
+                  {running === button.type ? null : <RefreshCw aria-hidden="true" />}
+                  {running === button.type ? SYNC_RUNNING_LABEL : button.label}
+                </Button>
+                <p className="text-center text-xs text-muted-foreground @min-[34rem]:text-left @min-[54rem]:text-center">
+                  {button.hint}
+                </p>
+              </div>
+            ))}
+          </div>
         </div>
       </div>
     </Card>
