@@ -190,6 +190,39 @@ describe('configuration cache', () => {
   });
 });
 
+describe('dashboard cache (per configuration version)', () => {
+  it("follows the installation's stored zone and the clock without a new configuration version", async () => {
+    await addInstallation(db, {
+      syncId: 'CACHE04',
+      configText: withPlanifications(planning(1, '12:00', 'R')),
+    });
+    clock = new Date('2025-03-10T12:00:00Z');
+    let cookie = await signIn(app, 'CACHE04');
+    const get = async () =>
+      (await app.inject({ url: '/api/dashboard', headers: { cookie } })).json<TDashboardView>();
+    const paris = await get();
+    expect(paris.displayTimeZone).toEqual({ zone: 'Europe/Paris', offsetMinutes: 60 });
+    expect(paris.lastSync).toMatchObject({ at: '2025-03-09T07:09:52.542Z', stale: false });
+    await db.query(`UPDATE installations SET time_zone = 'America/New_York' WHERE sync_id = 'CACHE04'`);
+    const newYork = await get();
+    expect(newYork.displayTimeZone).toEqual({ zone: 'America/New_York', offsetMinutes: -240 });
+    expect(newYork.lastSync.at).toBe('2025-03-09T12:09:52.542Z');
+    expect(newYork.configVersion).toBe(paris.configVersion);
+    clock = new Date('2025-03-12T20:00:00Z'); // over 72 h later, another day in New York
+    cookie = await signIn(app, 'CACHE04');
+    expect((await get()).lastSync.stale).toBe(true);
+  });
+
+  it('answers 422 on every request for a configuration that cannot be read', async () => {
+    const cookie = await signIn(app, 'BROKEN1');
+    for (let i = 0; i < 2; i += 1) {
+      const res = await app.inject({ url: '/api/dashboard', headers: { cookie } });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ code: 'CONFIG_UNREADABLE' });
+    }
+  });
+});
+
 describe('dashboard rules', () => {
   it('software name: second field of the first entry, else the generic name', () => {
     expect(softwareNameOf('1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom')).toBe(

@@ -8,7 +8,7 @@ import {
   readTerminals,
   type ConfigDocument,
 } from '@synchro/config-xml';
-import type { CachedConfig } from '../../domain/config-cache.ts';
+import { derive, type CachedConfig } from '../../domain/config-cache.ts';
 import { documentOr422, readOr422 } from '../../domain/connector-config.ts';
 import { connectorTimestampToIso, isValidTimeZone, sameDayIn, zoneOffsetMinutes } from '../../time/zoned.ts';
 import type { Installation } from '../installations/service.ts';
@@ -68,40 +68,74 @@ function dashboardSources(doc: ConfigDocument): TDashboardSource[] {
   );
 }
 
-export function buildDashboard(installation: Installation, config: CachedConfig, now: Date): TDashboardView {
+/**
+ * What the dashboard reads from a configuration version, the same for every request: read once
+ * per cached version (a reader that fails is not cached and fails again with the same 422).
+ * The readers run in the order of the original per-request code, so the first fault reported
+ * is the same.
+ */
+interface DashboardFacts {
+  info: ReturnType<typeof readInfo>;
+  lastSync: ReturnType<typeof readLastSync>;
+  configuredZone: string;
+  sources: TDashboardSource[];
+  declaredTerminals: number;
+  planningCounts: TDashboardView['planningCounts'];
+}
+
+function dashboardFacts(config: CachedConfig): DashboardFacts {
   const doc = documentOr422(config);
-  return readOr422(() => {
-    const info = readInfo(doc);
-    const lastSync = readLastSync(doc);
-    const zone = installationZone(readPlanifications(doc).timeZone, installation.timeZone);
-    const lastSyncAt = connectorTimestampToIso(lastSync.dateHeure, zone);
-    return {
-      syncId: installation.syncId,
-      softwareName: softwareNameOf(installation.software),
-      premium: installation.premium,
-      connectorVersion: info.connectorVersion,
-      automate: { state: automateStateOf(info.automateInstall), label: info.automateLabel.trim() || null },
-      configUpdatedAt: connectorTimestampToIso(info.configUpdatedAt, zone),
+  return derive(config, 'dashboard-facts', () =>
+    readOr422(() => ({
+      info: readInfo(doc),
+      lastSync: readLastSync(doc),
+      configuredZone: readPlanifications(doc).timeZone,
       sources: dashboardSources(doc),
-      lastSync: {
-        at: lastSyncAt,
-        type: lastSync.type,
-        duration: lastSync.duration,
-        durationAlert: lastSync.durationAlert,
-        records: lastSync.records,
-        speed: lastSync.speed,
-        volume: lastSync.volume,
-        volumeAlert: lastSync.volumeAlert,
-        stale: isStale(lastSyncAt, now, zone),
-      },
-      terminals: {
-        authorised: authorisedTerminalsOf(installation.options),
-        declared: readTerminals(doc).terminals.filter((t) => t.declared).length,
-      },
+      declaredTerminals: readTerminals(doc).terminals.filter((t) => t.declared).length,
       planningCounts: countPlannings(doc),
-      googleKeysRemaining: 'NC',
-      displayTimeZone: { zone, offsetMinutes: zoneOffsetMinutes(now.getTime(), zone) },
-      configVersion: config.version,
-    };
-  });
+    })),
+  );
+}
+
+/** The two connector timestamps of a version as UTC instants in a zone (pure: cached per zone). */
+function dashboardInstants(config: CachedConfig, facts: DashboardFacts, zone: string) {
+  return derive(config, `dashboard-instants:${zone}`, () => ({
+    lastSyncAt: connectorTimestampToIso(facts.lastSync.dateHeure, zone),
+    configUpdatedAt: connectorTimestampToIso(facts.info.configUpdatedAt, zone),
+  }));
+}
+
+export function buildDashboard(installation: Installation, config: CachedConfig, now: Date): TDashboardView {
+  const facts = dashboardFacts(config);
+  const { info, lastSync, sources, declaredTerminals, planningCounts } = facts;
+  const zone = installationZone(facts.configuredZone, installation.timeZone);
+  const { lastSyncAt, configUpdatedAt } = dashboardInstants(config, facts, zone);
+  return {
+    syncId: installation.syncId,
+    softwareName: softwareNameOf(installation.software),
+    premium: installation.premium,
+    connectorVersion: info.connectorVersion,
+    automate: { state: automateStateOf(info.automateInstall), label: info.automateLabel.trim() || null },
+    configUpdatedAt,
+    sources,
+    lastSync: {
+      at: lastSyncAt,
+      type: lastSync.type,
+      duration: lastSync.duration,
+      durationAlert: lastSync.durationAlert,
+      records: lastSync.records,
+      speed: lastSync.speed,
+      volume: lastSync.volume,
+      volumeAlert: lastSync.volumeAlert,
+      stale: isStale(lastSyncAt, now, zone),
+    },
+    terminals: {
+      authorised: authorisedTerminalsOf(installation.options),
+      declared: declaredTerminals,
+    },
+    planningCounts,
+    googleKeysRemaining: 'NC',
+    displayTimeZone: { zone, offsetMinutes: zoneOffsetMinutes(now.getTime(), zone) },
+    configVersion: config.version,
+  };
 }
