@@ -96,6 +96,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('unsaved-changes guard: browser Back/Forward', () => {
@@ -197,14 +198,21 @@ describe('unsaved-changes guard: browser Back/Forward', () => {
     setup('/a');
     await go("Aller à l'éditeur");
     await makeDirty();
+    // The guard's clock, frozen so that "within 200 ms" does not depend on the machine's speed.
+    let now = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
     await traverse(-1);
     await userEvent.click(await screen.findByRole('button', { name: 'Annuler' }));
     await waitFor(() => expect(dialog()).not.toBeInTheDocument());
-    // The dialog opened less than 200 ms ago.
+    now += 150;
     await traverse(-1);
     expect(path()).toBe('/edit');
     expect(dialog()).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Éditeur' })).toBeInTheDocument();
+    now += 250;
+    await traverse(-1);
+    expect(path()).toBe('/edit');
+    expect(await screen.findByRole('alertdialog')).toBeInTheDocument();
   });
 
   it('a change of fragment only (skip link, anchors) is not a navigation', async () => {
