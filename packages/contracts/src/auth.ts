@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-export const SYNC_ID_PATTERN = /^[A-Z0-9]+$/;
-export const SYNC_ID_MESSAGE =
-  "L'ID de synchronisation doit être en majuscules et ne contenir que des lettres et des chiffres";
+import { SYNC_ID_MESSAGE, SYNC_ID_PATTERN } from './sync-id.ts';
 
 /** POST /api/login: username is the sync id, password the client id (spec §7). */
 export const ZLoginRequest = z.object({

@@ -3,3 +3,4 @@ export * from './auth.ts';
 export * from './dashboard.ts';
 export * from './diagnostic.ts';
 export * from './config-sections.ts';
+export * from './sync-id.ts';

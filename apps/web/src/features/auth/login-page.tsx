@@ -10,7 +10,7 @@ import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAuth } from './auth-context.ts';
-import { SYNC_ID_MESSAGE, isValidSyncId, normalizeSyncIdInput } from './sync-id.ts';
+import { SYNC_ID_MESSAGE, isValidSyncId, normalizeSyncIdInput } from '@synchro/contracts/sync-id';
 
 export const APP_VERSION_LABEL = 'Version 6.19.4';
 export const SYNC_ID_REQUIRED = "L'ID de synchronisation est obligatoire";

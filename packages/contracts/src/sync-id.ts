@@ -1,5 +1,7 @@
-// Same rule and text as @synchro/contracts (SYNC_ID_PATTERN, SYNC_ID_MESSAGE), kept here so that
-// the login chunk does not pull zod in; sync-id.test.ts checks that both stay equal.
+// Zod-free on purpose: the login screen imports it (`@synchro/contracts/sync-id`) without
+// pulling the schemas into its chunk.
+
+/** A synchronisation id: capital letters and digits only (spec §5). */
 export const SYNC_ID_PATTERN = /^[A-Z0-9]+$/;
 export const SYNC_ID_MESSAGE =
   "L'ID de synchronisation doit être en majuscules et ne contenir que des lettres et des chiffres";
