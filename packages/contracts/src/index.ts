@@ -4,3 +4,4 @@ export * from './dashboard.ts';
 export * from './diagnostic.ts';
 export * from './config-sections.ts';
 export * from './sync-id.ts';
+export * from './config-api.ts';
