@@ -75,8 +75,9 @@ export type TXmlStatusResponse = z.infer<typeof ZXmlStatusResponse>;
 /**
  * POST /api/debug/repair-xml (JSON body `{}`): repairs the stored configuration. The text before
  * the repair stays in the version history (the backup, `backupVersion`); the repaired text becomes
- * a new version. 422 (ZApiError) when the document cannot be repaired without guessing; 409 when
- * there is nothing to repair.
+ * a new version (author 'repair'). When nothing needs repairing, `changes` is empty and no version
+ * is written (`version` = `backupVersion`). 422 (ZApiError, French) when the document cannot be
+ * repaired without guessing; nothing is changed then.
  */
 export const ZRepairResponse = z.object({
   changes: z.array(ZRepairChange),
