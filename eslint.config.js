@@ -44,7 +44,11 @@ export default tseslint.config(
   },
   {
     // Imported at runtime by the browser (docs/web.md): nothing may pull zod or the schemas in.
-    files: ['packages/contracts/src/time.ts', 'packages/contracts/src/sync-id.ts'],
+    files: [
+      'packages/contracts/src/time.ts',
+      'packages/contracts/src/sync-id.ts',
+      'packages/contracts/src/constants.ts',
+    ],
     rules: { 'no-restricted-imports': ['error', { patterns: ['*'] }] },
   },
   {

@@ -29,5 +29,4 @@ export const ZUser = z.object({
 });
 export type TUser = z.infer<typeof ZUser>;
 
-/** Fixed value shown instead of any secret; a save that sends it back keeps the stored secret. */
-export const SECRET_PLACEHOLDER = '••••••••';
+export { SECRET_PLACEHOLDER } from './constants.ts';

@@ -124,20 +124,7 @@ export type TLastSyncInfo = z.infer<typeof ZLastSyncInfo>;
 // ---------------------------------------------------------------------------------------------
 // Sources (Base de données source)
 
-/** Provider select of spec §2: display label and stored value. */
-export const PROVIDER_OPTIONS = [
-  { label: 'Pas de connexion', value: '' },
-  { label: 'CLOUD POUR VERSION SAAS', value: 'CLOUD' },
-  { label: 'ODBC 32/64 bits', value: 'MSDASQL' },
-  { label: 'OLE DB POUR SQL Server', value: 'SQLOLEDB' },
-  { label: 'OLE DB POUR Access 97', value: 'Microsoft.Jet.OLEDB.3.51' },
-  { label: 'OLE DB POUR Access 2000', value: 'Microsoft.Jet.OLEDB.4.0' },
-  { label: 'Natif HFSQL C/S', value: 'WinDevClientServeurHF' },
-  { label: 'Natif HFSQL Classic', value: 'WinDevHF7' },
-] as const;
-
-/** Number of Source and Liaison blocks shown (views are padded with empty blocks). */
-export const CONFIG_BLOCK_COUNT = 4;
+export { PROVIDER_OPTIONS, CONFIG_BLOCK_COUNT } from './constants.ts';
 
 export const ZSourceView = z.object({
   Provider: z.string(),

@@ -1,0 +1,20 @@
+// Zod-free on purpose: the settings screens import it (`@synchro/contracts/constants`) without
+// pulling the schemas into their chunks. config-sections.ts and auth.ts re-export these values.
+
+/** Fixed value shown instead of any secret; a save that sends it back keeps the stored secret. */
+export const SECRET_PLACEHOLDER = '••••••••';
+
+/** Provider select of spec §2: display label and stored value. */
+export const PROVIDER_OPTIONS = [
+  { label: 'Pas de connexion', value: '' },
+  { label: 'CLOUD POUR VERSION SAAS', value: 'CLOUD' },
+  { label: 'ODBC 32/64 bits', value: 'MSDASQL' },
+  { label: 'OLE DB POUR SQL Server', value: 'SQLOLEDB' },
+  { label: 'OLE DB POUR Access 97', value: 'Microsoft.Jet.OLEDB.3.51' },
+  { label: 'OLE DB POUR Access 2000', value: 'Microsoft.Jet.OLEDB.4.0' },
+  { label: 'Natif HFSQL C/S', value: 'WinDevClientServeurHF' },
+  { label: 'Natif HFSQL Classic', value: 'WinDevHF7' },
+] as const;
+
+/** Number of Source and Liaison blocks shown (views are padded with empty blocks). */
+export const CONFIG_BLOCK_COUNT = 4;
