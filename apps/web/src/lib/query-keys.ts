@@ -3,4 +3,6 @@ export const queryKeys = {
   user: ['user'] as const,
   dashboard: ['dashboard'] as const,
   serverIp: ['server-ip'] as const,
+  /** The diagnostic of the configuration document (GET /api/debug/xml-status). */
+  xmlStatus: ['debug', 'xml-status'] as const,
 };
