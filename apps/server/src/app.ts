@@ -4,7 +4,9 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
 import { ConfigCache } from './domain/config-cache.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { configurationRoutes } from './features/configuration/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
+import { debugRoutes } from './features/debug/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
 import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
@@ -72,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   dashboardRoutes(app, ctx);
   serverIpRoutes(app, ctx);
   syncAutomateRoutes(app, ctx);
+  configurationRoutes(app, ctx);
+  debugRoutes(app, ctx);
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;
   if (spa) await serveSpa(app, spa);

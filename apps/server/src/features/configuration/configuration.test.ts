@@ -1,0 +1,535 @@
+import {
+  CONFIG_SECTION_PATHS,
+  CONFLICT_MESSAGE,
+  SECRET_PLACEHOLDER,
+  ZSaveResponse,
+} from '@synchro/contracts';
+import { EDIT_SECTION, sectionOf, type EditKind } from '@synchro/config-xml';
+import type { FastifyInstance } from 'fastify';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
+import { openTestDb } from '../../../test/helpers/db.ts';
+import type { Db } from '../../db/types.ts';
+import { findInstallationBySyncId } from '../installations/service.ts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- views are checked through their JSON */
+type View = any;
+
+let db: Db;
+let app: FastifyInstance;
+let logs = '';
+
+beforeAll(async () => {
+  db = await openTestDb();
+  const logStream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
+  app = await testApp(db, { logLevel: 'debug', logStream });
+});
+afterAll(async () => {
+  await app.close();
+  await db.close();
+});
+
+let counter = 0;
+/** A new installation with the fixture configuration, signed in. */
+async function fresh(configText = FIXTURE_CONFIG) {
+  const syncId = `CFG${++counter}`;
+  const { installation } = await addInstallation(db, { syncId, configText });
+  const cookie = await signIn(app, syncId);
+  return { id: installation.id, syncId, cookie };
+}
+
+async function stored(id: string) {
+  const [row] = await db.query<{ text: string; version: number }>(
+    'SELECT text, version FROM configurations WHERE installation_id = $1',
+    [id],
+  );
+  if (!row) throw new Error('no configuration');
+  return row;
+}
+
+async function getView(cookie: string, path: string): Promise<{ version: number; data: View; etag: string }> {
+  const res = await app.inject({ url: path, headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<{ version: number; data: View }>();
+  return { ...body, etag: String(res.headers.etag) };
+}
+
+interface Endpoint {
+  kind: EditKind;
+  method: 'POST' | 'PATCH';
+  url: string;
+  view: string;
+  message: string;
+  toPayload: (v: View) => View;
+  change: (p: View) => void;
+  changed: (v: View) => boolean;
+  invalid: View;
+  invalidMessage: RegExp;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  {
+    kind: 'sources',
+    method: 'POST',
+    url: '/api/database/sources',
+    view: CONFIG_SECTION_PATHS.sources,
+    message: 'Les paramètres de connexion ont été sauvegardés',
+    toPayload: (v) => ({ sources: v.sources }),
+    change: (p) => {
+      p.sources[0].Serveur = 'SRV-TEST-1';
+    },
+    changed: (v) => v.sources[0].Serveur === 'SRV-TEST-1',
+    invalid: { sources: [{ Provider: 1 }] },
+    invalidMessage: /^Requête invalide\. sources\.0\./,
+  },
+  {
+    kind: 'externalLinks',
+    method: 'POST',
+    url: '/api/database/external-links',
+    view: CONFIG_SECTION_PATHS.externalLinks,
+    message: 'Les liaisons externes ont été mises à jour avec succès.',
+    toPayload: (v) => ({
+      Dossier_Import: v.Dossier_Import,
+      Dossier_Export: v.Dossier_Export,
+      Liaisons: v.Liaisons,
+    }),
+    change: (p) => {
+      p.Dossier_Import = 'C:\\Import\\Test é';
+    },
+    changed: (v) => v.Dossier_Import === 'C:\\Import\\Test é',
+    invalid: { Dossier_Import: 5, Dossier_Export: '', Liaisons: [] },
+    invalidMessage: /^Requête invalide\. Dossier_Import : /,
+  },
+  {
+    kind: 'externalCalendars',
+    method: 'POST',
+    url: '/api/database/external-calendars',
+    view: CONFIG_SECTION_PATHS.externalCalendars,
+    message: 'Les agendas externes ont été mis à jour avec succès.',
+    toPayload: (v) => ({ agendaType: v.agendaType, mappings: v.mappings }),
+    change: (p) => {
+      p.agendaType = p.agendaType === 'Microsoft' ? 'Google' : 'Microsoft';
+      p.mappings = [{ ID_Salarie: '-1', ID_Agenda: '-1' }];
+    },
+    changed: (v) => v.mappings.length === 1 && v.mappings[0].ID_Salarie === '-1',
+    invalid: { agendaType: 'Yahoo', mappings: [] },
+    invalidMessage: /Type d'agenda attendu/,
+  },
+  {
+    kind: 'syncData',
+    method: 'POST',
+    url: '/api/sync-data/save',
+    view: CONFIG_SECTION_PATHS.syncData,
+    message: 'Les données de synchronisation ont été sauvegardées',
+    toPayload: (v) => ({ syncData: v.syncData }),
+    change: (p) => {
+      p.syncData[0].Histo = 4321;
+    },
+    changed: (v) => v.syncData[0].Histo === 4321,
+    invalid: { syncData: [{ Reference: 'X', Complete: true, Libelle: '', Histo: -5 }] },
+    invalidMessage: /Historique/,
+  },
+  {
+    kind: 'exclusions',
+    method: 'POST',
+    url: '/api/database/exclusions',
+    view: CONFIG_SECTION_PATHS.exclusions,
+    message: 'Les exclusions ont été mises à jour.',
+    toPayload: (v) => ({ exclusions: v.exclusions }),
+    change: (p) => {
+      p.exclusions.push({ id: 'ZZTEST|', libelle: 'Famille test', type: 'ItemFamily' });
+    },
+    changed: (v) => v.exclusions.some((e: View) => e.id === 'ZZTEST|'),
+    invalid: { exclusions: [{ id: 'A|', libelle: '', type: 'Foo' }] },
+    invalidMessage: /Type d'exclusion attendu/,
+  },
+  {
+    kind: 'complement',
+    method: 'POST',
+    url: '/api/database/complement',
+    view: CONFIG_SECTION_PATHS.complement,
+    message: 'Les paramètres complémentaires ont été mis à jour.',
+    toPayload: (v) => ({
+      googleApiKey: v.googleApiKey,
+      driveType: v.driveType,
+      mailRapport: v.mailRapport,
+      scriptComplementaire: v.scriptComplementaire,
+    }),
+    change: (p) => {
+      p.mailRapport.mailDestinataire = 'test@example.fr';
+    },
+    changed: (v) => v.mailRapport.mailDestinataire === 'test@example.fr',
+    invalid: { googleApiKey: '', driveType: 'ftp', mailRapport: {}, scriptComplementaire: '' },
+    invalidMessage: /Type de drive attendu/,
+  },
+  {
+    kind: 'planifications',
+    method: 'POST',
+    url: '/api/plannings',
+    view: CONFIG_SECTION_PATHS.planifications,
+    message: 'Les planifications ont été sauvegardées avec succès',
+    toPayload: (v) => ({ plannings: v.plannings }),
+    change: (p) => {
+      p.plannings.push({ day: 3, time: '07:15', type: 'R' });
+    },
+    changed: (v) => v.plannings.some((p: View) => p.day === 3 && p.time === '07:15' && p.type === 'R'),
+    invalid: { plannings: [{ day: 3, time: '25:00', type: 'R' }] },
+    invalidMessage: /Heure attendue au format HH:MM/,
+  },
+  {
+    kind: 'terminal',
+    method: 'PATCH',
+    url: '/api/config/terminal',
+    view: CONFIG_SECTION_PATHS.terminals,
+    message: 'Les modifications ont été enregistrées avec succès',
+    toPayload: (v) => {
+      const t = v.terminals[0];
+      return {
+        terminalIndex: t.xmlIndex,
+        terminal: {
+          Nom: t.Nom,
+          ID_Tablette: t.ID_Tablette,
+          ID_Smartphone: t.ID_Smartphone,
+          technicienId: t.technicienId,
+          depotId: t.depotId,
+          commerciaux: t.commerciaux,
+          authorizations: t.authorizations,
+        },
+      };
+    },
+    change: (p) => {
+      p.terminal.ID_Tablette = 'TAB-TEST';
+    },
+    changed: (v) => v.terminals[0].ID_Tablette === 'TAB-TEST',
+    invalid: { terminalIndex: 'x', terminal: {} },
+    invalidMessage: /Impossible de déterminer le terminal à mettre à jour/,
+  },
+];
+
+async function send(e: Endpoint, cookie: string | null, payload: unknown, ifMatch?: string) {
+  const headers: Record<string, string> = {};
+  if (cookie) headers.cookie = cookie;
+  if (ifMatch !== undefined) headers['if-match'] = ifMatch;
+  return app.inject({ method: e.method, url: e.url, headers, payload: payload as object });
+}
+
+/** A change to another section, made through its own endpoint. */
+async function otherSectionSave(e: Endpoint, cookie: string) {
+  const other = ENDPOINTS.find((o) => EDIT_SECTION[o.kind] !== EDIT_SECTION[e.kind]) as Endpoint;
+  const p = other.toPayload((await getView(cookie, other.view)).data);
+  other.change(p);
+  const res = await send(other, cookie, p);
+  expect(res.statusCode, res.body).toBe(200);
+  return other;
+}
+
+describe.each(ENDPOINTS)('$method $url', (e) => {
+  it('401 without a session', async () => {
+    const res = await send(e, null, {});
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('saves the change as the next version, with history and audit', async () => {
+    const { id, cookie } = await fresh();
+    const before = await getView(cookie, e.view);
+    expect(before.version).toBe(1);
+    expect(before.etag).toBe('"1"');
+    expect(e.changed(before.data)).toBe(false);
+    const p = e.toPayload(before.data);
+    e.change(p);
+    const res = await send(e, cookie, p, '"1"');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(ZSaveResponse.parse(res.json())).toEqual({ message: e.message, version: 2 });
+    const after = await getView(cookie, e.view);
+    expect(after.version).toBe(2);
+    expect(after.etag).toBe('"2"');
+    expect(e.changed(after.data)).toBe(true);
+    const versions = await db.query<{ version: number; author: string; section: string | null }>(
+      'SELECT version, author, section FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
+      [id],
+    );
+    expect(versions).toEqual([
+      { version: 1, author: 'admin', section: null },
+      { version: 2, author: 'user', section: e.kind },
+    ]);
+    const audit = await db.query<{ actor: string; address: string; details: Record<string, unknown> }>(
+      `SELECT actor, address, details FROM audit_log WHERE installation_id = $1 AND action = 'config.save'`,
+      [id],
+    );
+    expect(audit).toHaveLength(1);
+    expect(audit[0]?.actor).toBe('user');
+    expect(audit[0]?.address).toBeTruthy();
+    expect(audit[0]?.details.section).toBe(e.kind);
+    const details = JSON.stringify(audit[0]?.details);
+    for (const value of [
+      'SRV-TEST',
+      'Import',
+      'Microsoft',
+      'Google',
+      '4321',
+      'ZZTEST',
+      'test@',
+      '07:15',
+      'TAB-TEST',
+    ])
+      expect(details).not.toContain(value);
+  });
+
+  it('400 in French on an invalid payload, nothing changed', async () => {
+    const { id, cookie } = await fresh();
+    const res = await send(e, cookie, e.invalid);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json<{ message: string }>().message).toMatch(e.invalidMessage);
+    expect(await stored(id)).toEqual({ text: FIXTURE_CONFIG, version: 1 });
+  });
+
+  it('409 when the same section changed since the version the client edited', async () => {
+    const { id, cookie } = await fresh();
+    const view = await getView(cookie, e.view);
+    const first = e.toPayload(view.data);
+    e.change(first);
+    expect((await send(e, cookie, first, view.etag)).statusCode).toBe(200);
+    const newest = await stored(id);
+    // A second tab edits version 1 again, differently.
+    const second = e.toPayload(view.data);
+    const res = await send(e, cookie, second, view.etag);
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({ message: CONFLICT_MESSAGE, code: 'conflict' });
+    expect(await stored(id)).toEqual(newest);
+  });
+
+  it('applies a stale If-Match when only another section changed', async () => {
+    const { cookie } = await fresh();
+    const view = await getView(cookie, e.view);
+    const other = await otherSectionSave(e, cookie);
+    const p = e.toPayload(view.data);
+    e.change(p);
+    const res = await send(e, cookie, p, view.etag);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ version: number }>().version).toBe(3);
+    expect(e.changed((await getView(cookie, e.view)).data)).toBe(true);
+    expect(other.changed((await getView(cookie, other.view)).data)).toBe(true);
+  });
+
+  it('without If-Match, changes only its section of the newest version', async () => {
+    const { id, cookie } = await fresh();
+    const view = await getView(cookie, e.view);
+    await otherSectionSave(e, cookie);
+    const newest = (await stored(id)).text;
+    const p = e.toPayload(view.data);
+    e.change(p);
+    const res = await send(e, cookie, p);
+    expect(res.statusCode, res.body).toBe(200);
+    const after = (await stored(id)).text;
+    expect(after).not.toBe(newest);
+    const name = EDIT_SECTION[e.kind];
+    const outside = (text: string) => text.replace(sectionOf(text, name) ?? '', '');
+    expect(outside(after)).toBe(outside(newest));
+  });
+});
+
+describe('views', () => {
+  it.each(Object.values(CONFIG_SECTION_PATHS))(
+    'GET %s: 401 without session, else {version, data} and ETag',
+    async (path) => {
+      expect((await app.inject({ url: path })).statusCode).toBe(401);
+      const { cookie } = await fresh();
+      const v = await getView(cookie, path);
+      expect(v.version).toBe(1);
+      expect(v.etag).toBe('"1"');
+      expect(v.data).toBeTypeOf('object');
+    },
+  );
+
+  it('an unreadable stored document: 422 pointing to the Diagnostic screen, for views and saves', async () => {
+    const { id, cookie } = await fresh('<Connexion><Info>');
+    const view = await app.inject({ url: CONFIG_SECTION_PATHS.sources, headers: { cookie } });
+    expect(view.statusCode).toBe(422);
+    expect(view.json<{ message: string }>().message).toMatch(/Diagnostic/);
+    const save = await send(ENDPOINTS[0] as Endpoint, cookie, { sources: [] });
+    expect(save.statusCode).toBe(422);
+    expect(save.json<{ message: string }>().message).toMatch(/Diagnostic/);
+    expect((await stored(id)).version).toBe(1);
+  });
+});
+
+describe('secrets', () => {
+  it('the placeholder keeps the stored passwords; no answer or log carries them', async () => {
+    logs = '';
+    const { id, cookie } = await fresh();
+    const secrets = [...FIXTURE_CONFIG.matchAll(/<MDP>([^<]+)<\/MDP>/g)].map((m) => m[1] as string);
+    expect(secrets.length).toBeGreaterThan(1);
+    const bodies: string[] = [];
+    for (const e of ENDPOINTS.slice(0, 2)) {
+      const res = await app.inject({ url: e.view, headers: { cookie } });
+      bodies.push(res.body);
+      expect(res.body).toContain(SECRET_PLACEHOLDER);
+      const p = e.toPayload(res.json<{ data: View }>().data);
+      e.change(p);
+      const saved = await send(e, cookie, p, String(res.headers.etag));
+      expect(saved.statusCode, saved.body).toBe(200);
+      bodies.push(saved.body);
+    }
+    const text = (await stored(id)).text;
+    for (const s of secrets) expect(text).toContain(`<MDP>${s}</MDP>`);
+    const user = await app.inject({ url: '/api/user', headers: { cookie } });
+    bodies.push(user.body);
+    for (const s of secrets.filter((x) => x.length > 3)) {
+      for (const b of bodies) expect(b).not.toContain(s);
+      expect(logs).not.toContain(s);
+    }
+  });
+});
+
+describe('concurrency, history and cache', () => {
+  it('two concurrent saves of different sections both land', async () => {
+    const { id, cookie } = await fresh();
+    const [a, b] = [ENDPOINTS[0], ENDPOINTS[5]] as [Endpoint, Endpoint];
+    const pa = a.toPayload((await getView(cookie, a.view)).data);
+    const pb = b.toPayload((await getView(cookie, b.view)).data);
+    a.change(pa);
+    b.change(pb);
+    const results = await Promise.all([send(a, cookie, pa, '"1"'), send(b, cookie, pb, '"1"')]);
+    for (const r of results) expect(r.statusCode, r.body).toBe(200);
+    expect(results.map((r) => r.json<{ version: number }>().version).sort()).toEqual([2, 3]);
+    expect(a.changed((await getView(cookie, a.view)).data)).toBe(true);
+    expect(b.changed((await getView(cookie, b.view)).data)).toBe(true);
+    expect((await stored(id)).version).toBe(3);
+  });
+
+  it('two concurrent saves without If-Match both land too', async () => {
+    const { cookie } = await fresh();
+    const [a, b] = [ENDPOINTS[3], ENDPOINTS[6]] as [Endpoint, Endpoint];
+    const pa = a.toPayload((await getView(cookie, a.view)).data);
+    const pb = b.toPayload((await getView(cookie, b.view)).data);
+    a.change(pa);
+    b.change(pb);
+    const results = await Promise.all([send(a, cookie, pa), send(b, cookie, pb)]);
+    for (const r of results) expect(r.statusCode, r.body).toBe(200);
+    expect(a.changed((await getView(cookie, a.view)).data)).toBe(true);
+    expect(b.changed((await getView(cookie, b.view)).data)).toBe(true);
+  });
+
+  it('backfills the version being replaced when history lacks it', async () => {
+    const { id, cookie } = await fresh();
+    await db.query('DELETE FROM configuration_versions WHERE installation_id = $1', [id]);
+    const e = ENDPOINTS[0] as Endpoint;
+    const p = e.toPayload((await getView(cookie, e.view)).data);
+    e.change(p);
+    expect((await send(e, cookie, p)).statusCode).toBe(200);
+    const rows = await db.query<{ version: number; text: string }>(
+      'SELECT version, text FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
+      [id],
+    );
+    expect(rows.map((r) => r.version)).toEqual([1, 2]);
+    expect(rows[0]?.text).toBe(FIXTURE_CONFIG);
+  });
+
+  it('saving the view back unchanged writes no version', async () => {
+    const { id, cookie } = await fresh();
+    const e = ENDPOINTS[0] as Endpoint;
+    const res = await send(e, cookie, e.toPayload((await getView(cookie, e.view)).data), '"1"');
+    expect(res.json()).toEqual({ message: e.message, version: 1 });
+    expect(await stored(id)).toEqual({ text: FIXTURE_CONFIG, version: 1 });
+  });
+
+  it('/api/user and /api/dashboard show the new version right after a save', async () => {
+    const { cookie } = await fresh();
+    const user1 = await app.inject({ url: '/api/user', headers: { cookie } });
+    expect(user1.json<{ configVersion: number }>().configVersion).toBe(1);
+    await app.inject({ url: '/api/dashboard', headers: { cookie } });
+    const e = ENDPOINTS[0] as Endpoint;
+    const p = e.toPayload((await getView(cookie, e.view)).data);
+    e.change(p);
+    expect((await send(e, cookie, p)).statusCode).toBe(200);
+    const user2 = await app.inject({ url: '/api/user', headers: { cookie } });
+    const body = user2.json<{ configVersion: number; ConfigConnecteur: string }>();
+    expect(body.configVersion).toBe(2);
+    expect(body.ConfigConnecteur).toContain('SRV-TEST-1');
+    const dash = await app.inject({ url: '/api/dashboard', headers: { cookie } });
+    expect(dash.statusCode).toBe(200);
+  });
+
+  it('If-Match of a version that never existed is a conflict; a malformed one is 400', async () => {
+    const { cookie } = await fresh();
+    const e = ENDPOINTS[0] as Endpoint;
+    const p = e.toPayload((await getView(cookie, e.view)).data);
+    e.change(p);
+    expect((await send(e, cookie, p, '"99"')).statusCode).toBe(409);
+    expect((await send(e, cookie, p, 'abc')).statusCode).toBe(400);
+  });
+});
+
+describe('plannings', () => {
+  it('GET /api/plannings: 401, then the legacy list {Jour, Heure, Ordre}', async () => {
+    expect((await app.inject({ url: '/api/plannings' })).statusCode).toBe(401);
+    const { cookie } = await fresh();
+    const view = await getView(cookie, CONFIG_SECTION_PATHS.planifications);
+    const res = await app.inject({ url: '/api/plannings', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(
+      view.data.plannings.map((p: View) => ({ Jour: p.day, Heure: p.time, Ordre: p.type })),
+    );
+  });
+
+  it('POST /api/plannings stores the time zone in the document and on the installation', async () => {
+    const { syncId, cookie } = await fresh();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/plannings',
+      headers: { cookie },
+      payload: {
+        plannings: [{ day: 8, time: '06:00', type: 'C' }],
+        xmlInfo: { exe: 'x', serial: 'y' },
+        timeZone: { value: 'GMT-5', label: 'America/New_York' },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const view = await getView(cookie, CONFIG_SECTION_PATHS.planifications);
+    expect(view.data).toEqual({
+      timeZone: 'America/New_York',
+      timeZoneOffset: '-05:00',
+      plannings: [{ day: 8, time: '06:00', type: 'C' }],
+    });
+    const inst = await findInstallationBySyncId(db, syncId);
+    expect(inst?.timeZone).toBe('America/New_York');
+    expect(inst?.timeZoneLabel).toBe('America/New_York');
+    const list = await app.inject({ url: '/api/plannings', headers: { cookie } });
+    expect(list.json()).toEqual([{ Jour: 8, Heure: '06:00', Ordre: 'C' }]);
+  });
+
+  it('a failed schedule save carries the error field the legacy screen reads', async () => {
+    const { cookie } = await fresh();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/plannings',
+      headers: { cookie },
+      payload: { plannings: [], timeZone: { value: 'nope', label: 'X' } },
+    });
+    expect(res.statusCode).toBe(400);
+    const body = res.json<{ message: string; error: string }>();
+    expect(body.error).toBe(body.message);
+    expect(body.message).toMatch(/Décalage horaire attendu/);
+  });
+});
+
+describe('terminal', () => {
+  it('an unknown terminal index: 400, nothing changed', async () => {
+    const { id, cookie } = await fresh();
+    const e = ENDPOINTS[7] as Endpoint;
+    const p = e.toPayload((await getView(cookie, e.view)).data);
+    p.terminalIndex = 999;
+    const res = await send(e, cookie, p);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toBe(
+      'Impossible de déterminer le terminal à mettre à jour',
+    );
+    expect((await stored(id)).version).toBe(1);
+  });
+});

@@ -1,0 +1,15 @@
+import type { TRepairResponse, TXmlStatusResponse } from '@synchro/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { currentInstallation, requireSession } from '../auth/guard.ts';
+import { repairStored, xmlStatus } from './service.ts';
+
+export function debugRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const guard = { preHandler: requireSession(ctx) };
+  app.get('/api/debug/xml-status', guard, async (request): Promise<TXmlStatusResponse> =>
+    xmlStatus(ctx.db, currentInstallation(request).id),
+  );
+  app.post('/api/debug/repair-xml', guard, async (request): Promise<TRepairResponse> =>
+    repairStored(ctx.db, currentInstallation(request), request.ip),
+  );
+}
