@@ -4,18 +4,30 @@
  */
 export type ToastVariant = 'default' | 'destructive';
 
+/** A button in the toast (e.g. 'Recharger'); `altText` tells screen-reader users how else to do it. */
+export interface ToastAction {
+  label: string;
+  altText: string;
+  onClick: () => void;
+}
+
 export interface ToastMessage {
   id: number;
   title: string;
   description?: string | undefined;
   variant: ToastVariant;
   open: boolean;
+  action?: ToastAction | undefined;
+  /** Time on screen in ms; default TOAST_DURATION_MS (a toast with an action stays until closed). */
+  duration?: number | undefined;
 }
 
 export interface ToastInput {
   title: string;
   description?: string | undefined;
   variant?: ToastVariant;
+  action?: ToastAction | undefined;
+  duration?: number | undefined;
 }
 
 let current: ToastMessage | null = null;
@@ -34,6 +46,8 @@ export function toast(input: ToastInput): number {
     description: input.description,
     variant: input.variant ?? 'default',
     open: true,
+    action: input.action,
+    duration: input.duration,
   };
   emit();
   return id;

@@ -38,6 +38,7 @@ export function Toaster() {
             if (!open) dismissToast(message.id);
           }}
           type={destructive ? 'foreground' : 'background'}
+          {...(message.duration !== undefined ? { duration: message.duration } : {})}
           className={cn(
             'group pointer-events-auto relative flex w-full items-start gap-3 overflow-hidden rounded-lg border p-4 pr-10 shadow-overlay',
             'data-[state=open]:animate-toast-in data-[state=closed]:animate-toast-out data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:animate-toast-out data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x)',
@@ -62,6 +63,20 @@ export function Toaster() {
               >
                 {message.description}
               </ToastPrimitive.Description>
+            ) : null}
+            {message.action ? (
+              <ToastPrimitive.Action
+                altText={message.action.altText}
+                onClick={message.action.onClick}
+                className={cn(
+                  'mt-1 inline-flex h-8 w-fit items-center rounded-md border px-3 text-[0.8125rem] font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2',
+                  destructive
+                    ? 'border-white/70 text-white hover:bg-white/15 focus-visible:outline-white'
+                    : 'border-input text-foreground hover:bg-muted focus-visible:outline-ring',
+                )}
+              >
+                {message.action.label}
+              </ToastPrimitive.Action>
             ) : null}
           </div>
           <ToastPrimitive.Close

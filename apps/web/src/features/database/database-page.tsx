@@ -1,12 +1,177 @@
-import { Database } from 'lucide-react';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { CircleCheck, CircleX, Database } from 'lucide-react';
+import type { TSourcesView, TSourceView } from '@synchro/contracts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '../../components/ui/select.tsx';
+import { Switch } from '../../components/ui/switch.tsx';
+import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { SecretInput } from '../config-form/secret-input.tsx';
+import { useConfigSection } from '../config-form/use-config-section.ts';
+import { fromSelectValue, providerOptions, toSelectValue } from './providers.ts';
+import { toSourcesForm, toSourcesPayload, toSourcesView, type SourceForm } from './sources-form.ts';
+
+export const SOURCES_SAVED = 'Les paramètres de connexion ont été sauvegardés';
+export const SOURCES_SAVE_FAILED = 'Échec de la sauvegarde des sources de données';
+
+/** What the connector last said of a connection (read-only); nothing when it said nothing. */
+function ConnectionStatus({ source }: { source: TSourceView | undefined }) {
+  if (!source || source.Status === null) return null;
+  if (source.Status === 0) {
+    return (
+      <Badge variant="destructive" className="max-w-full whitespace-normal">
+        <CircleX aria-hidden="true" />
+        {source.StatusLibelle || 'Connexion échouée'}
+      </Badge>
+    );
+  }
+  return (
+    <Badge variant="success">
+      <CircleCheck aria-hidden="true" />
+      Connectée
+    </Badge>
+  );
+}
+
+function SourceBlock({
+  index,
+  source,
+  initial,
+  onChange,
+}: {
+  index: number;
+  source: SourceForm;
+  initial: TSourceView | undefined;
+  onChange: (patch: Partial<SourceForm>) => void;
+}) {
+  const n = index + 1;
+  const title = `Connexion ${n}`;
+  return (
+    <FormSection
+      title={title}
+      icon={<Database aria-hidden="true" />}
+      status={<ConnectionStatus source={initial} />}
+    >
+      <FormField label="Provider">
+        {({ id, labelId, ...aria }) => (
+          <Select
+            value={toSelectValue(source.Provider)}
+            onValueChange={(value) => onChange({ Provider: fromSelectValue(value) })}
+          >
+            <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {providerOptions(source.Provider).map((o) => (
+                <SelectItem key={o.value} value={o.value}>
+                  {o.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        )}
+      </FormField>
+      <FormField label="Serveur">
+        {({ labelId: _l, ...control }) => (
+          <Input
+            {...control}
+            autoComplete="off"
+            spellCheck={false}
+            value={source.Serveur}
+            onChange={(e) => onChange({ Serveur: e.target.value })}
+          />
+        )}
+      </FormField>
+      <FormField label="Base de données">
+        {({ labelId: _l, ...control }) => (
+          <Input
+            {...control}
+            autoComplete="off"
+            spellCheck={false}
+            value={source.Nom_BDD}
+            onChange={(e) => onChange({ Nom_BDD: e.target.value })}
+          />
+        )}
+      </FormField>
+      <FormCheckField label="Lecture seule" className="@xl:self-end @xl:pb-2.5">
+        {({ id, labelId, ...aria }) => (
+          <Switch
+            id={id}
+            aria-labelledby={labelId}
+            {...aria}
+            checked={source.Lecture_Seule}
+            onCheckedChange={(checked) => onChange({ Lecture_Seule: checked })}
+          />
+        )}
+      </FormCheckField>
+      <FormField label="Utilisateur">
+        {({ labelId: _l, ...control }) => (
+          <Input
+            {...control}
+            autoComplete="off"
+            spellCheck={false}
+            value={source.Utilisateur}
+            onChange={(e) => onChange({ Utilisateur: e.target.value })}
+          />
+        )}
+      </FormField>
+      <FormField label="Mot de passe">
+        {(control) => (
+          <SecretInput
+            {...control}
+            label={`Mot de passe de la connexion ${n}`}
+            value={source.MDP}
+            initial={initial?.MDP ?? ''}
+            onChange={(MDP) => onChange({ MDP })}
+          />
+        )}
+      </FormField>
+    </FormSection>
+  );
+}
 
 export default function DatabasePage() {
+  const section = useConfigSection({
+    section: 'sources',
+    readPath: '/api/config/sources',
+    savePath: '/api/database/sources',
+    toForm: toSourcesForm,
+    toPayload: toSourcesPayload,
+    toView: toSourcesView,
+    successMessage: SOURCES_SAVED,
+    failureMessage: SOURCES_SAVE_FAILED,
+  });
+  const initial: TSourcesView | undefined = section.query.data?.data;
+
   return (
-    <ComingSoon
+    <ConfigSectionScreen
       title="Base de données source"
-      description="Paramètres de connexion aux bases de données de votre ERP."
-      icon={<Database aria-hidden="true" />}
-    />
+      description="Connexions du connecteur aux bases de données de votre ERP (quatre au plus)."
+      section={section}
+    >
+      {(form) => (
+        <div className="grid gap-6 2xl:grid-cols-2">
+          {form.sources.map((source, i) => (
+            <SourceBlock
+              key={i}
+              index={i}
+              source={source}
+              initial={initial?.sources[i]}
+              onChange={(patch) =>
+                section.update((f) => ({
+                  sources: f.sources.map((s, j) => (j === i ? { ...s, ...patch } : s)),
+                }))
+              }
+            />
+          ))}
+        </div>
+      )}
+    </ConfigSectionScreen>
   );
 }

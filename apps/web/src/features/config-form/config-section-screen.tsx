@@ -1,0 +1,71 @@
+import type { FormEvent, ReactNode } from 'react';
+import { ErrorState } from '../../components/ui/error-state.tsx';
+import { SaveBar } from '../../components/ui/form.tsx';
+import { PageHeader } from '../../components/ui/page-header.tsx';
+import { LoadingState } from '../../components/ui/spinner.tsx';
+import { errorDetail } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import type { useConfigSection } from './use-config-section.ts';
+
+type Section<F> = Pick<
+  ReturnType<typeof useConfigSection<unknown, F, unknown>>,
+  'query' | 'form' | 'dirty' | 'save' | 'saving'
+>;
+
+export interface ConfigSectionScreenProps<F> {
+  title: string;
+  description: ReactNode;
+  section: Section<F>;
+  /** Checks the form before saving; false keeps the request from leaving (errors are shown). */
+  validate?: (form: F) => boolean;
+  children: (form: F) => ReactNode;
+}
+
+/**
+ * The frame of a settings screen: title, loading and error states, the form and its save bar.
+ */
+export function ConfigSectionScreen<F>({
+  title,
+  description,
+  section,
+  validate,
+  children,
+}: ConfigSectionScreenProps<F>) {
+  usePageTitle(title);
+  const { query, form, dirty, save, saving } = section;
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!form || saving) return;
+    if (validate && !validate(form)) return;
+    save();
+  };
+
+  let body: ReactNode;
+  if (form) {
+    body = (
+      <form noValidate onSubmit={onSubmit} aria-label={title}>
+        <div className="grid gap-6">{children(form)}</div>
+        <SaveBar dirty={dirty} saving={saving} />
+      </form>
+    );
+  } else if (query.isError) {
+    body = (
+      <ErrorState
+        title="Impossible de charger les paramètres"
+        message={errorDetail(query.error, 'Le serveur ne répond pas.')}
+        retrying={query.isFetching}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  } else {
+    body = <LoadingState label="Chargement des paramètres…" />;
+  }
+
+  return (
+    <>
+      <PageHeader title={title} description={description} />
+      {body}
+    </>
+  );
+}
