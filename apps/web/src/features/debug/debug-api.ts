@@ -1,0 +1,31 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TRepairResponse, TXmlStatusResponse } from '@synchro/contracts';
+import { api } from '../../lib/api-client.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+
+/** GET /api/debug/xml-status: the diagnostic of the signed-in installation's configuration. */
+export function useXmlStatus() {
+  return useQuery({
+    queryKey: queryKeys.xmlStatus,
+    queryFn: ({ signal }) => api.get<TXmlStatusResponse>('/api/debug/xml-status', signal),
+  });
+}
+
+/**
+ * POST /api/debug/repair-xml (body `{}`). On success the answer's diagnostic is shown at once, then
+ * the diagnostic, the user (its ConfigConnecteur) and the dashboard are refetched (spec §7).
+ */
+export function useRepairXml() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<TRepairResponse>('/api/debug/repair-xml', {}),
+    onSuccess: async (result) => {
+      queryClient.setQueryData<TXmlStatusResponse>(queryKeys.xmlStatus, result.diagnostic);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.xmlStatus }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.user }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
+      ]);
+    },
+  });
+}
