@@ -1,0 +1,130 @@
+import { CONFIG_SECTION_PATHS, ZRepairResponse, ZXmlStatusResponse } from '@synchro/contracts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
+import { openTestDb } from '../../../test/helpers/db.ts';
+import type { Db } from '../../db/types.ts';
+
+let db: Db;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  db = await openTestDb();
+  app = await testApp(db);
+});
+afterAll(async () => {
+  await app.close();
+  await db.close();
+});
+
+let counter = 0;
+async function fresh(configText = FIXTURE_CONFIG) {
+  const syncId = `DBG${++counter}`;
+  const { installation } = await addInstallation(db, { syncId, configText });
+  return { id: installation.id, cookie: await signIn(app, syncId) };
+}
+
+async function stored(id: string) {
+  const [row] = await db.query<{ text: string; version: number }>(
+    'SELECT text, version FROM configurations WHERE installation_id = $1',
+    [id],
+  );
+  return row;
+}
+
+async function history(id: string) {
+  return db.query<{ version: number; text: string; author: string; section: string | null }>(
+    'SELECT version, text, author, section FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
+    [id],
+  );
+}
+
+const repair = (cookie: string) =>
+  app.inject({ method: 'POST', url: '/api/debug/repair-xml', headers: { cookie }, payload: {} });
+const status = (cookie: string) => app.inject({ url: '/api/debug/xml-status', headers: { cookie } });
+
+// First text end tag of the fixture on its own line: `<Serveur>…</Serveur>` of the first Source.
+const firstServeur = /<Serveur>([^<]*)<\/Serveur>/;
+
+describe('debug', () => {
+  it('401 without a session', async () => {
+    expect((await app.inject({ url: '/api/debug/xml-status' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'POST', url: '/api/debug/repair-xml', payload: {} })).statusCode).toBe(
+      401,
+    );
+  });
+
+  it('GET /api/debug/xml-status: the diagnostic of the stored text', async () => {
+    const { cookie } = await fresh();
+    const res = await status(cookie);
+    expect(res.statusCode).toBe(200);
+    const d = ZXmlStatusResponse.parse(res.json());
+    expect(d).toMatchObject({
+      hasXML: true,
+      xmlLength: FIXTURE_CONFIG.length,
+      isValid: true,
+      parseError: null,
+    });
+  });
+
+  it.each([
+    ['a bare &', FIXTURE_CONFIG.replace(firstServeur, '<Serveur>Dupont & Fils</Serveur>'), 'bare-ampersand'],
+    ['a missing end tag', FIXTURE_CONFIG.replace(firstServeur, '<Serveur>$1'), 'unclosed-tag'],
+  ])('repairs %s: backup version holds the old text byte for byte', async (_name, broken, code) => {
+    const { id, cookie } = await fresh(broken);
+    const before = ZXmlStatusResponse.parse((await status(cookie)).json());
+    expect(before.isValid).toBe(false);
+    expect((await app.inject({ url: CONFIG_SECTION_PATHS.sources, headers: { cookie } })).statusCode).toBe(
+      422,
+    );
+
+    const res = await repair(cookie);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = ZRepairResponse.parse(res.json());
+    expect(body.backupVersion).toBe(1);
+    expect(body.version).toBe(2);
+    expect(body.changes.map((c) => c.code)).toContain(code);
+    expect(body.diagnostic.isValid).toBe(true);
+
+    const rows = await history(id);
+    expect(rows.map((r) => [r.version, r.author, r.section])).toEqual([
+      [1, 'admin', null],
+      [2, 'repair', null],
+    ]);
+    expect(rows[0]?.text === broken).toBe(true);
+    expect((await stored(id))?.version).toBe(2);
+    expect(ZXmlStatusResponse.parse((await status(cookie)).json()).isValid).toBe(true);
+    // The views read the repaired version at once.
+    expect((await app.inject({ url: CONFIG_SECTION_PATHS.sources, headers: { cookie } })).statusCode).toBe(
+      200,
+    );
+    const [audit] = await db.query<{ details: Record<string, unknown> }>(
+      `SELECT details FROM audit_log WHERE installation_id = $1 AND action = 'config.repair'`,
+      [id],
+    );
+    expect(audit?.details).toMatchObject({ backupVersion: 1, version: 2 });
+    expect(JSON.stringify(audit?.details)).not.toContain('Dupont');
+  });
+
+  it('an unrepairable document: 422 in French, nothing changed', async () => {
+    const truncated = FIXTURE_CONFIG.slice(0, Math.floor(FIXTURE_CONFIG.length / 2));
+    const { id, cookie } = await fresh(truncated);
+    const res = await repair(cookie);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json<{ message: string }>().message).toMatch(/[a-zé]/);
+    expect(await stored(id)).toEqual({ text: truncated, version: 1 });
+    expect(await history(id)).toHaveLength(1);
+  });
+
+  it('nothing to repair: no changes and no new version', async () => {
+    const { id, cookie } = await fresh();
+    // The fixture carries double-escaping artefacts: the first repair cleans them.
+    const first = ZRepairResponse.parse((await repair(cookie)).json());
+    expect(first.version).toBe(2);
+    const second = await repair(cookie);
+    expect(second.statusCode).toBe(200);
+    expect(ZRepairResponse.parse(second.json())).toMatchObject({ changes: [], backupVersion: 2, version: 2 });
+    expect((await stored(id))?.version).toBe(2);
+    expect(await history(id)).toHaveLength(2);
+  });
+});
