@@ -2,7 +2,6 @@ import { CircleCheck, CircleX, Database } from 'lucide-react';
 import type { TSourcesView, TSourceView } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import {
   Select,
   SelectContent,
@@ -13,6 +12,7 @@ import {
 import { Switch } from '../../components/ui/switch.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { SecretInput } from '../config-form/secret-input.tsx';
+import { TextField } from '../config-form/text-field.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import { fromSelectValue, providerOptions, toSelectValue } from './providers.ts';
 import { toSourcesForm, toSourcesPayload, toSourcesView, type SourceForm } from './sources-form.ts';
@@ -77,28 +77,8 @@ function SourceBlock({
           </Select>
         )}
       </FormField>
-      <FormField label="Serveur">
-        {({ labelId: _l, ...control }) => (
-          <Input
-            {...control}
-            autoComplete="off"
-            spellCheck={false}
-            value={source.Serveur}
-            onChange={(e) => onChange({ Serveur: e.target.value })}
-          />
-        )}
-      </FormField>
-      <FormField label="Base de données">
-        {({ labelId: _l, ...control }) => (
-          <Input
-            {...control}
-            autoComplete="off"
-            spellCheck={false}
-            value={source.Nom_BDD}
-            onChange={(e) => onChange({ Nom_BDD: e.target.value })}
-          />
-        )}
-      </FormField>
+      <TextField label="Serveur" value={source.Serveur} onChange={(v) => onChange({ Serveur: v })} />
+      <TextField label="Base de données" value={source.Nom_BDD} onChange={(v) => onChange({ Nom_BDD: v })} />
       <FormCheckField label="Lecture seule" className="@xl:self-end @xl:pb-2.5">
         {({ id, labelId, ...aria }) => (
           <Switch
@@ -110,17 +90,11 @@ function SourceBlock({
           />
         )}
       </FormCheckField>
-      <FormField label="Utilisateur">
-        {({ labelId: _l, ...control }) => (
-          <Input
-            {...control}
-            autoComplete="off"
-            spellCheck={false}
-            value={source.Utilisateur}
-            onChange={(e) => onChange({ Utilisateur: e.target.value })}
-          />
-        )}
-      </FormField>
+      <TextField
+        label="Utilisateur"
+        value={source.Utilisateur}
+        onChange={(v) => onChange({ Utilisateur: v })}
+      />
       <FormField label="Mot de passe">
         {(control) => (
           <SecretInput

@@ -1,12 +1,119 @@
-import { Link2 } from 'lucide-react';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { FolderInput, Link2 } from 'lucide-react';
+import type { TExternalLinksView } from '@synchro/contracts';
+import { FormField, FormSection } from '../../components/ui/form.tsx';
+import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { SecretInput } from '../config-form/secret-input.tsx';
+import { TextField } from '../config-form/text-field.tsx';
+import { useConfigSection } from '../config-form/use-config-section.ts';
+import {
+  toExternalLinksForm,
+  toExternalLinksPayload,
+  toExternalLinksView,
+  type LiaisonForm,
+} from './external-links-form.ts';
+
+export const EXTERNAL_LINKS_SAVED = 'Les liaisons externes ont été mises à jour avec succès.';
+export const EXTERNAL_LINKS_SAVE_FAILED = 'Échec de la sauvegarde des liaisons externes';
+
+function LiaisonBlock({
+  index,
+  liaison,
+  initialMdp,
+  onChange,
+}: {
+  index: number;
+  liaison: LiaisonForm;
+  initialMdp: string;
+  onChange: (patch: Partial<LiaisonForm>) => void;
+}) {
+  const n = index + 1;
+  return (
+    <FormSection title={`Logiciel maître ${n}`} icon={<Link2 aria-hidden="true" />}>
+      <TextField
+        label="Logiciel maître"
+        value={liaison.Logiciel}
+        onChange={(Logiciel) => onChange({ Logiciel })}
+      />
+      <TextField
+        label="Configuration maître"
+        value={liaison.Config}
+        onChange={(Config) => onChange({ Config })}
+      />
+      <TextField
+        label="Utilisateur logiciel"
+        value={liaison.Utilisateur}
+        onChange={(Utilisateur) => onChange({ Utilisateur })}
+      />
+      <FormField label="Mot de passe">
+        {(control) => (
+          <SecretInput
+            {...control}
+            label={`Mot de passe du logiciel maître ${n}`}
+            value={liaison.MDP}
+            initial={initialMdp}
+            onChange={(MDP) => onChange({ MDP })}
+          />
+        )}
+      </FormField>
+    </FormSection>
+  );
+}
 
 export default function ExternalLinksPage() {
+  const section = useConfigSection({
+    section: 'external-links',
+    readPath: '/api/config/external-links',
+    savePath: '/api/database/external-links',
+    toForm: toExternalLinksForm,
+    toPayload: toExternalLinksPayload,
+    toView: toExternalLinksView,
+    successMessage: EXTERNAL_LINKS_SAVED,
+    failureMessage: EXTERNAL_LINKS_SAVE_FAILED,
+  });
+  const initial: TExternalLinksView | undefined = section.query.data?.data;
+
   return (
-    <ComingSoon
+    <ConfigSectionScreen
       title="Liaisons externes"
-      description="Dossiers d'import et d'export, liaisons avec les logiciels maîtres."
-      icon={<Link2 aria-hidden="true" />}
-    />
+      description="Dossiers d'échange de fichiers et logiciels maîtres reliés au connecteur."
+      section={section}
+    >
+      {(form) => (
+        <>
+          <FormSection
+            title="Dossiers d'échange"
+            description="Chemins vus depuis le poste du connecteur."
+            icon={<FolderInput aria-hidden="true" />}
+          >
+            <TextField
+              label="Dossier d'import"
+              value={form.Dossier_Import}
+              onChange={(Dossier_Import) => section.update((f) => ({ ...f, Dossier_Import }))}
+            />
+            <TextField
+              label="Dossier d'export"
+              value={form.Dossier_Export}
+              onChange={(Dossier_Export) => section.update((f) => ({ ...f, Dossier_Export }))}
+            />
+          </FormSection>
+          <div className="grid gap-6 2xl:grid-cols-2">
+            {form.Liaisons.map((liaison, i) => (
+              <LiaisonBlock
+                key={i}
+                index={i}
+                liaison={liaison}
+                initialMdp={initial?.Liaisons[i]?.MDP ?? ''}
+                onChange={(patch) =>
+                  section.update((f) => ({
+                    ...f,
+                    Liaisons: f.Liaisons.map((l, j) => (j === i ? { ...l, ...patch } : l)),
+                  }))
+                }
+              />
+            ))}
+          </div>
+        </>
+      )}
+    </ConfigSectionScreen>
   );
 }
