@@ -2,7 +2,16 @@ import {
   CONFIG_SECTION_PATHS,
   CONFLICT_MESSAGE,
   SECRET_PLACEHOLDER,
+  ZComplementResponse,
+  ZDataListsResponse,
+  ZExclusionsResponse,
+  ZExternalCalendarsResponse,
+  ZExternalLinksResponse,
+  ZPlanificationsResponse,
   ZSaveResponse,
+  ZSourcesResponse,
+  ZSyncDataResponse,
+  ZTerminalsResponse,
 } from '@synchro/contracts';
 import { EDIT_SECTION, sectionOf, type EditKind } from '@synchro/config-xml';
 import type { FastifyInstance } from 'fastify';
@@ -334,7 +343,57 @@ describe.each(ENDPOINTS)('$method $url', (e) => {
   });
 });
 
+const RESPONSES = {
+  sources: ZSourcesResponse,
+  externalLinks: ZExternalLinksResponse,
+  externalCalendars: ZExternalCalendarsResponse,
+  syncData: ZSyncDataResponse,
+  exclusions: ZExclusionsResponse,
+  complement: ZComplementResponse,
+  planifications: ZPlanificationsResponse,
+  terminals: ZTerminalsResponse,
+  dataLists: ZDataListsResponse,
+};
+
 describe('views', () => {
+  it('every view answers its contract schema', async () => {
+    const { cookie } = await fresh();
+    for (const [name, path] of Object.entries(CONFIG_SECTION_PATHS)) {
+      const res = await app.inject({ url: path, headers: { cookie } });
+      const parsed = RESPONSES[name as keyof typeof RESPONSES].safeParse(res.json());
+      expect(parsed.success, `${path}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
+    }
+  });
+
+  it('a stale If-Match is applied when only connector-owned nodes of the section changed', async () => {
+    const { id, cookie } = await fresh();
+    const e = ENDPOINTS[0] as Endpoint;
+    const view = await getView(cookie, e.view);
+    // The connector writes a source status (version 2): not part of what the console edits.
+    const current = await stored(id);
+    const m = /<Status>([^<]*)<\/Status>/.exec(current.text);
+    expect(m).not.toBeNull();
+    const connectorText = current.text.replace(
+      /<Status>[^<]*<\/Status>/,
+      `<Status>${m?.[1] === '1' ? '0' : '1'}</Status>`,
+    );
+    await db.query('UPDATE configurations SET text = $2, version = 2 WHERE installation_id = $1', [
+      id,
+      connectorText,
+    ]);
+    await db.query(
+      `INSERT INTO configuration_versions (installation_id, version, text, author, section) VALUES ($1, 2, $2, 'connector', 'Sources')`,
+      [id, connectorText],
+    );
+    const p = e.toPayload(view.data);
+    e.change(p);
+    const res = await send(e, cookie, p, view.etag);
+    expect(res.statusCode, res.body).toBe(200);
+    const after = (await stored(id)).text;
+    expect(after).toContain(/<Status>[^<]*<\/Status>/.exec(connectorText)?.[0]);
+    expect(e.changed((await getView(cookie, e.view)).data)).toBe(true);
+  });
+
   it.each(Object.values(CONFIG_SECTION_PATHS))(
     'GET %s: 401 without session, else {version, data} and ETag',
     async (path) => {
