@@ -1,12 +1,203 @@
-import { SlidersHorizontal } from 'lucide-react';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { useRef, useState } from 'react';
+import { Code, Mail, Plug } from 'lucide-react';
+import { Checkbox } from '../../components/ui/checkbox.tsx';
+import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
+import { Input, Textarea } from '../../components/ui/input.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '../../components/ui/select.tsx';
+import { ComingSoonButton } from '../config-form/coming-soon-button.tsx';
+import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { TextField } from '../config-form/text-field.tsx';
+import { useConfigSection } from '../config-form/use-config-section.ts';
+import {
+  EMAIL_ERROR,
+  EMAIL_HINT,
+  driveOptions,
+  isValidEmailList,
+  toComplementForm,
+  toComplementPayload,
+  toComplementView,
+  type ComplementForm,
+} from './complement-form.ts';
+
+export const COMPLEMENT_SAVED = 'Les paramètres complémentaires ont été mis à jour.';
+export const COMPLEMENT_SAVE_FAILED = 'Échec de la sauvegarde des compléments';
+
+type MailRapport = ComplementForm['mailRapport'];
+type MailFlag = { [K in keyof MailRapport]: MailRapport[K] extends boolean ? K : never }[keyof MailRapport];
+
+const NOTIFICATIONS: { key: MailFlag; label: string }[] = [
+  { key: 'notifErr', label: 'Notification Erreur' },
+  { key: 'notifImp', label: 'Notification Import' },
+  { key: 'notifInf', label: 'Notification Info' },
+];
 
 export default function ComplementPage() {
+  const section = useConfigSection({
+    section: 'complement',
+    readPath: '/api/config/complement',
+    savePath: '/api/database/complement',
+    toForm: toComplementForm,
+    toPayload: toComplementPayload,
+    toView: toComplementView,
+    successMessage: COMPLEMENT_SAVED,
+    failureMessage: COMPLEMENT_SAVE_FAILED,
+  });
+  const { update } = section;
+  const emailRef = useRef<HTMLInputElement>(null);
+  const [showEmailError, setShowEmailError] = useState(false);
+
+  const setMail = (patch: Partial<MailRapport>) =>
+    update((f) => ({ ...f, mailRapport: { ...f.mailRapport, ...patch } }));
+
+  const validate = (form: ComplementForm) => {
+    if (isValidEmailList(form.mailRapport.mailDestinataire)) return true;
+    setShowEmailError(true);
+    emailRef.current?.focus();
+    return false;
+  };
+
   return (
-    <ComingSoon
+    <ConfigSectionScreen
       title="Complément"
-      description="Géocodage, GED, rapports par e-mail et script complémentaire."
-      icon={<SlidersHorizontal aria-hidden="true" />}
-    />
+      description="Services complémentaires, rapport de synchronisation par e-mail et script du connecteur."
+      section={section}
+      validate={validate}
+    >
+      {(form) => {
+        const emailInvalid = !isValidEmailList(form.mailRapport.mailDestinataire);
+        return (
+          <>
+            <FormSection title="Services" icon={<Plug aria-hidden="true" />}>
+              <TextField
+                label="Api de géocodage"
+                value={form.googleApiKey}
+                onChange={(googleApiKey) => update((f) => ({ ...f, googleApiKey }))}
+              />
+              <FormField label="Drive pour la GED" aside={<ComingSoonButton>Connecter</ComingSoonButton>}>
+                {({ id, labelId, ...aria }) => (
+                  <Select
+                    value={form.driveType}
+                    onValueChange={(driveType) => update((f) => ({ ...f, driveType }))}
+                  >
+                    <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {driveOptions(form.driveType).map((o) => (
+                        <SelectItem key={o.value} value={o.value}>
+                          {o.label}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              </FormField>
+            </FormSection>
+
+            <FormSection
+              title="Rapport de synchronisation"
+              description="Envoi par e-mail du compte rendu de chaque synchronisation."
+              icon={<Mail aria-hidden="true" />}
+            >
+              <FormCheckField label="Envoyer un rapport de synchro par mail" className="col-span-full">
+                {({ id, labelId, ...aria }) => (
+                  <Checkbox
+                    id={id}
+                    aria-labelledby={labelId}
+                    {...aria}
+                    checked={form.mailRapport.envoyerRapport}
+                    onCheckedChange={(checked) => setMail({ envoyerRapport: checked === true })}
+                  />
+                )}
+              </FormCheckField>
+              <FormField
+                label="Notification par email"
+                className="col-span-full @xl:max-w-2xl"
+                hint={EMAIL_HINT}
+                error={showEmailError && emailInvalid ? EMAIL_ERROR : undefined}
+                aside={<ComingSoonButton>Test rapport</ComingSoonButton>}
+              >
+                {({ labelId: _l, ...control }) => (
+                  <Input
+                    ref={emailRef}
+                    {...control}
+                    type="email"
+                    inputMode="email"
+                    autoComplete="email"
+                    spellCheck={false}
+                    placeholder="nom@entreprise.fr"
+                    value={form.mailRapport.mailDestinataire}
+                    onChange={(e) => setMail({ mailDestinataire: e.target.value })}
+                    onBlur={() => setShowEmailError(true)}
+                  />
+                )}
+              </FormField>
+              <fieldset className="col-span-full grid gap-3">
+                <legend className="mb-3 text-sm font-medium">Notifications envoyées</legend>
+                <div className="flex flex-wrap gap-x-8 gap-y-3">
+                  {NOTIFICATIONS.map(({ key, label }) => (
+                    <FormCheckField key={key} label={label}>
+                      {({ id, labelId, ...aria }) => (
+                        <Checkbox
+                          id={id}
+                          aria-labelledby={labelId}
+                          {...aria}
+                          checked={form.mailRapport[key]}
+                          onCheckedChange={(checked) => setMail({ [key]: checked === true })}
+                        />
+                      )}
+                    </FormCheckField>
+                  ))}
+                </div>
+              </fieldset>
+              <FormCheckField
+                label="Globaliser les importations des saisies mobiles"
+                hint="Import plus rapide mais moins précis : les saisies sont importées ensemble, et leurs journaux sont globalisés eux aussi."
+                className="col-span-full border-t border-border pt-5"
+              >
+                {({ id, labelId, ...aria }) => (
+                  <Checkbox
+                    id={id}
+                    aria-labelledby={labelId}
+                    {...aria}
+                    checked={form.mailRapport.globaliserEnregImport}
+                    onCheckedChange={(checked) => setMail({ globaliserEnregImport: checked === true })}
+                  />
+                )}
+              </FormCheckField>
+            </FormSection>
+
+            <FormSection
+              title="Script du connecteur"
+              description="Exécuté par le connecteur ; laissez vide si vous n'en avez pas besoin."
+              icon={<Code aria-hidden="true" />}
+              contentClassName="@xl:grid-cols-1"
+            >
+              <FormField label="Script complémentaire">
+                {({ labelId: _l, ...control }) => (
+                  <Textarea
+                    {...control}
+                    rows={10}
+                    spellCheck={false}
+                    autoCapitalize="off"
+                    autoCorrect="off"
+                    wrap="off"
+                    className="min-h-0 resize-y font-mono text-[0.8125rem] leading-relaxed"
+                    value={form.scriptComplementaire}
+                    onChange={(e) => update((f) => ({ ...f, scriptComplementaire: e.target.value }))}
+                  />
+                )}
+              </FormField>
+            </FormSection>
+          </>
+        );
+      }}
+    </ConfigSectionScreen>
   );
 }

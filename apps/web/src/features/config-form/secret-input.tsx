@@ -35,7 +35,7 @@ export function SecretInput({
   const describedBy = [control['aria-describedby'], hintId].filter(Boolean).join(' ');
 
   let hint: string;
-  if (keeping) hint = 'Mot de passe enregistré : tapez-en un autre pour le remplacer.';
+  if (keeping) hint = 'Mot de passe enregistré : tapez-en un autre pour le remplacer.';
   else if (stored && value === '') hint = 'Le mot de passe enregistré sera supprimé à la validation.';
   else if (stored) hint = 'Le nouveau mot de passe remplacera celui enregistré.';
   else hint = value === '' ? 'Aucun mot de passe enregistré.' : '';
@@ -58,7 +58,7 @@ export function SecretInput({
           variant="outline"
           size="icon"
           disabled={keeping || value === ''}
-          aria-label={visible ? `Masquer : ${label}` : `Afficher : ${label}`}
+          aria-label={visible ? `Masquer\u00a0: ${label}` : `Afficher\u00a0: ${label}`}
           aria-pressed={visible}
           onClick={() => setVisible((v) => !v)}
         >
@@ -72,7 +72,7 @@ export function SecretInput({
             variant="link"
             size="sm"
             className="h-auto px-0"
-            aria-label={`Effacer : ${label}`}
+            aria-label={`Effacer\u00a0: ${label}`}
             onClick={() => onChange('')}
           >
             <Eraser aria-hidden="true" />
@@ -84,7 +84,7 @@ export function SecretInput({
             variant="link"
             size="sm"
             className="h-auto px-0"
-            aria-label={`Conserver l'actuel : ${label}`}
+            aria-label={`Conserver l'actuel\u00a0: ${label}`}
             onClick={() => {
               setVisible(false);
               onChange(SECRET_PLACEHOLDER);
