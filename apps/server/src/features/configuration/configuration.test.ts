@@ -437,6 +437,19 @@ describe('secrets', () => {
     }
     const text = (await stored(id)).text;
     for (const s of secrets) expect(text).toContain(`<MDP>${s}</MDP>`);
+    // A new password is stored, and appears in no answer, log or audit row.
+    const e = ENDPOINTS[0] as Endpoint;
+    const v = await getView(cookie, e.view);
+    const p = e.toPayload(v.data);
+    p.sources[0].MDP = 'Nouveau-Secret-4217';
+    const res = await send(e, cookie, p, v.etag);
+    expect(res.statusCode).toBe(200);
+    bodies.push(res.body, (await app.inject({ url: e.view, headers: { cookie } })).body);
+    expect((await stored(id)).text).toContain('<MDP>Nouveau-Secret-4217</MDP>');
+    const audit = await db.query('SELECT details FROM audit_log WHERE installation_id = $1', [id]);
+    expect(JSON.stringify(audit)).not.toContain('Nouveau-Secret');
+    expect(logs).not.toContain('Nouveau-Secret');
+    for (const b of bodies) expect(b).not.toContain('Nouveau-Secret');
     const user = await app.inject({ url: '/api/user', headers: { cookie } });
     bodies.push(user.body);
     for (const s of secrets.filter((x) => x.length > 3)) {
@@ -579,6 +592,35 @@ describe('plannings', () => {
 });
 
 describe('terminal', () => {
+  it('a stale If-Match on one terminal is applied when only another terminal changed', async () => {
+    const { cookie } = await fresh();
+    const e = ENDPOINTS[7] as Endpoint;
+    const view = await getView(cookie, e.view);
+    const other = e.toPayload(view.data);
+    const t1 = view.data.terminals[1];
+    other.terminalIndex = t1.xmlIndex;
+    other.terminal = {
+      ...other.terminal,
+      Nom: t1.Nom,
+      ID_Tablette: 'TAB-OTHER',
+      ID_Smartphone: t1.ID_Smartphone,
+    };
+    other.terminal.technicienId = t1.technicienId;
+    other.terminal.depotId = t1.depotId;
+    other.terminal.commerciaux = t1.commerciaux;
+    other.terminal.authorizations = t1.authorizations;
+    expect((await send(e, cookie, other, view.etag)).statusCode).toBe(200);
+    const p = e.toPayload(view.data);
+    e.change(p);
+    const res = await send(e, cookie, p, view.etag);
+    expect(res.statusCode, res.body).toBe(200);
+    const after = (await getView(cookie, e.view)).data;
+    expect(after.terminals[0].ID_Tablette).toBe('TAB-TEST');
+    expect(after.terminals[1].ID_Tablette).toBe('TAB-OTHER');
+    // The same terminal edited from the stale version: conflict.
+    expect((await send(e, cookie, other, view.etag)).statusCode).toBe(409);
+  });
+
   it('an unknown terminal index: 400, nothing changed', async () => {
     const { id, cookie } = await fresh();
     const e = ENDPOINTS[7] as Endpoint;
