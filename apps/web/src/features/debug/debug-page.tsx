@@ -124,11 +124,11 @@ function Summary({ diagnostic }: { diagnostic: TConfigDiagnostic }) {
     { label: 'Extraction possible', value: <YesNo value={diagnostic.canExtractValues} /> },
   ];
   return (
-    <dl aria-label="Synthèse du diagnostic" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+    <dl aria-label="Synthèse du diagnostic" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
       {items.map((item) => (
         <div
           key={item.label}
-          className="flex min-h-24 flex-col justify-between gap-3 rounded-lg border border-border bg-card p-4 shadow-card sm:p-5"
+          className="flex min-h-24 min-w-0 flex-col justify-between gap-3 rounded-lg border border-border bg-card p-4 shadow-card sm:p-5"
         >
           <dt className="text-sm font-medium text-muted-foreground">{item.label}</dt>
           <dd className="flex items-center">{item.value}</dd>
@@ -163,16 +163,19 @@ function ContextLines({ lines, line }: { lines: TProblematicLine[]; line: number
           >
             <span
               className={cn(
-                'flex shrink-0 items-center justify-end gap-1 pr-3 pl-2 text-right text-[#8fa3b5] tabular-nums select-none',
+                'flex shrink-0 items-center pr-3 pl-1.5 text-[#8fa3b5] tabular-nums select-none',
                 entry.isProblematic && 'font-semibold text-[#fecaca]',
               )}
-              style={{ minWidth: `${width + 3}ch` }}
             >
-              {entry.isProblematic ? (
-                <TriangleAlert aria-hidden="true" className="size-3.5 text-[#fca5a5]" />
-              ) : null}
+              <span className="flex w-4 justify-center">
+                {entry.isProblematic ? (
+                  <TriangleAlert aria-hidden="true" className="size-3.5 text-[#fca5a5]" />
+                ) : null}
+              </span>
               <span className="sr-only">{entry.isProblematic ? 'Ligne en erreur ' : 'Ligne '}</span>
-              {entry.lineNumber}
+              <span className="text-right" style={{ minWidth: `${width + 1}ch` }}>
+                {entry.lineNumber}
+              </span>
               <span className="sr-only">{`${NBSP}:`}</span>
             </span>
             <code className="border-l border-[#2b4358] pl-3 whitespace-pre">{entry.content || ' '}</code>
@@ -192,7 +195,7 @@ function ParseError({ diagnostic }: { diagnostic: TConfigDiagnostic }) {
       labelledBy="debug-parse-error"
       className="border-destructive/30"
     >
-      <div className="grid gap-4">
+      <div className="grid grid-cols-1 gap-4">
         <dl className="grid gap-3 text-sm sm:grid-cols-[auto_minmax(0,1fr)] sm:gap-x-6">
           <dt className="text-muted-foreground">{colon('Erreur')}</dt>
           <dd className="font-medium break-words text-destructive">
@@ -208,7 +211,7 @@ function ParseError({ diagnostic }: { diagnostic: TConfigDiagnostic }) {
           ) : null}
         </dl>
         {diagnostic.problematicContent.length ? (
-          <div className="grid gap-2">
+          <div className="grid grid-cols-1 gap-2">
             <p className="text-sm text-muted-foreground">
               Lignes autour de l'erreur, la ligne en cause est marquée d'un triangle et surlignée.
             </p>
@@ -225,22 +228,24 @@ function IssueItem({ issue }: { issue: TDiagnosticIssue }) {
   if (issue.line !== undefined) details.push(`Ligne ${formatNumber(issue.line)}`);
   if (issue.count !== undefined) details.push(pluralize(issue.count, 'occurrence', 'occurrences'));
   return (
-    <li className="flex items-start gap-3 py-3">
-      {issue.severity === 'error' ? (
-        <Badge variant="destructive" className="mt-0.5">
-          <CircleX aria-hidden="true" />
-          Erreur
-        </Badge>
-      ) : (
-        <Badge variant="warning" className="mt-0.5">
-          <TriangleAlert aria-hidden="true" />
-          Avertissement
-        </Badge>
-      )}
-      <div className="grid min-w-0 gap-0.5 text-sm">
-        <p className="break-words text-foreground">{issue.message}</p>
-        {details.length ? <p className="text-xs text-muted-foreground">{details.join(' · ')}</p> : null}
+    <li className="grid gap-1.5 py-3">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        {issue.severity === 'error' ? (
+          <Badge variant="destructive">
+            <CircleX aria-hidden="true" />
+            Erreur
+          </Badge>
+        ) : (
+          <Badge variant="warning">
+            <TriangleAlert aria-hidden="true" />
+            Avertissement
+          </Badge>
+        )}
+        {details.length ? (
+          <span className="text-xs text-muted-foreground tabular-nums">{details.join(' · ')}</span>
+        ) : null}
       </div>
+      <p className="text-sm break-words text-foreground">{issue.message}</p>
     </li>
   );
 }
@@ -288,7 +293,7 @@ function CutValue({ text, shown }: { text: string; shown: string }) {
         <button
           type="button"
           aria-label={text}
-          className="cursor-help rounded-sm text-left break-all underline decoration-muted-foreground decoration-dotted underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+          className="cursor-help rounded-sm text-left [overflow-wrap:anywhere] underline decoration-muted-foreground decoration-dotted underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
         >
           {shown}
         </button>
@@ -306,7 +311,7 @@ function ValueCell({ text }: { text: string }) {
   const shown = value.cut ? (
     <CutValue text={value.text} shown={value.shown} />
   ) : (
-    <span className="break-all">{value.text}</span>
+    <span className="[overflow-wrap:anywhere]">{value.text}</span>
   );
   if (value.kind === 'error') {
     return (
@@ -336,8 +341,8 @@ function ExtractionResults({ results, className }: { results: Record<string, str
         <Table aria-labelledby="debug-extraction">
           <TableHeader>
             <TableRow className="hover:bg-transparent">
-              <TableHead className="w-[42%]">Nom</TableHead>
-              <TableHead>Valeur</TableHead>
+              <TableHead className="w-px max-sm:px-2">Nom</TableHead>
+              <TableHead className="max-sm:px-2">Valeur</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -345,10 +350,10 @@ function ExtractionResults({ results, className }: { results: Record<string, str
               const flagged = text.startsWith('Error:');
               return (
                 <TableRow key={name} className={cn(flagged && 'bg-destructive-soft/40')}>
-                  <TableCell className="font-mono text-[0.8125rem] break-all text-foreground">
+                  <TableCell className="font-mono text-[0.8125rem] whitespace-nowrap text-foreground max-sm:px-2 max-sm:text-xs">
                     {name}
                   </TableCell>
-                  <TableCell>
+                  <TableCell className="max-sm:px-2">
                     <ValueCell text={text} />
                   </TableCell>
                 </TableRow>
@@ -420,9 +425,9 @@ function RepairPanel({
           <div className="grid gap-1">
             <CardTitle id="debug-repair">Réparation automatique</CardTitle>
             <CardDescription id="debug-repair-note" className="max-w-2xl">
-              La réparation tente de corriger les erreurs courantes (caractères interdits, « &amp; » isolés,
-              entités échappées deux fois, balises mal fermées, sections manquantes). Une sauvegarde de la
-              configuration est faite avant toute modification.
+              La réparation tente de corriger les erreurs courantes (caractères interdits,{' '}
+              {`«${NBSP}&${NBSP}»`} isolés, entités échappées deux fois, balises mal fermées, sections
+              manquantes). Une sauvegarde de la configuration est faite avant toute modification.
             </CardDescription>
           </div>
         </div>
@@ -479,8 +484,7 @@ function RepairResult({ result }: { result: TRepairResponse }) {
       description={
         count ? (
           <>
-            {changesText(count)}. Sauvegarde{NBSP}: version {result.backupVersion}, nouvelle version{NBSP}:{' '}
-            {result.version}.
+            {changesText(count)}. Nouvelle version{NBSP}: {result.version}.
           </>
         ) : (
           `Le document ne contenait rien à réparer${NNBSP}; aucune version n'a été créée.`
@@ -534,13 +538,13 @@ export function DiagnosticView({
   const showParseError =
     !diagnostic.isValid && (diagnostic.parseError !== null || diagnostic.problematicContent.length > 0);
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <Summary diagnostic={diagnostic} />
       <RepairPanel showButton={showRepair} onRepaired={onRepaired} />
       {repairResult ? <RepairResult result={repairResult} /> : null}
       {showParseError ? <ParseError diagnostic={diagnostic} /> : null}
-      <div className="grid gap-6 xl:grid-cols-12">
-        <Issues issues={diagnostic.issues} className="xl:col-span-5" />
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-12">
+        <Issues issues={diagnostic.issues} className="xl:col-span-5 xl:self-start" />
         <ExtractionResults results={diagnostic.extractionResults} className="xl:col-span-7" />
       </div>
     </div>
