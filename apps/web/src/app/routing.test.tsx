@@ -59,11 +59,8 @@ describe('route guard', () => {
   });
 
   it.each([
-    ['/database', 'Base de données source'],
-    ['/external-links', 'Liaisons externes'],
     ['/external-calendars', 'Agendas externes'],
     ['/sync-data', 'Données à synchroniser'],
-    ['/complement', 'Complément'],
     ['/planning', 'Planification des synchronisations'],
     ['/terminals', 'Terminaux'],
     ['/import-history', "Historique d'importation"],
@@ -74,6 +71,18 @@ describe('route guard', () => {
     renderApp(path);
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
     expect(screen.getByText('Cet écran arrive bientôt')).toBeInTheDocument();
+    expect(document.title).toBe(`${title} – Synchro`);
+  });
+
+  it.each([
+    ['/database', 'Base de données source'],
+    ['/external-links', 'Liaisons externes'],
+    ['/complement', 'Complément'],
+  ])('%s shows the settings screen "%s" and sets the page title', async (path, title) => {
+    mockApi(signedIn);
+    renderApp(path);
+    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText('Cet écran arrive bientôt')).not.toBeInTheDocument();
     expect(document.title).toBe(`${title} – Synchro`);
   });
 });
