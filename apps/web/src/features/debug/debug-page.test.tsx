@@ -161,6 +161,8 @@ describe('Diagnostic', () => {
       '2 modifications effectuées. Sauvegarde\u00a0: version 3.',
     );
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    // Focus moves to the result (the repair button is gone with the faults).
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Réparation effectuée' })).toHaveFocus());
 
     const changes = screen.getByRole('list', { name: 'Modifications effectuées' });
     expect(
@@ -193,6 +195,9 @@ describe('Diagnostic', () => {
     expect(screen.getAllByText('Réparation impossible')[0]).toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Modifications effectuées' })).not.toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Réparer le XML automatiquement' })).toHaveFocus(),
+    );
   });
 
   it('refreshes on demand and offers to retry after a failure', async () => {

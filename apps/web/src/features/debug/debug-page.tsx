@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import {
   CircleAlert,
   CircleCheck,
@@ -27,6 +27,7 @@ import {
   AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
+  AlertDialogTrigger,
 } from '../../components/ui/alert-dialog.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -59,6 +60,7 @@ function SectionCard({
   children,
   className,
   labelledBy,
+  focusableTitle = false,
 }: {
   title: string;
   description?: ReactNode;
@@ -67,6 +69,8 @@ function SectionCard({
   children: ReactNode;
   className?: string;
   labelledBy: string;
+  /** The title can take focus from script (tabIndex -1), e.g. to announce a result. */
+  focusableTitle?: boolean;
 }) {
   return (
     <Card className={className} aria-labelledby={labelledBy}>
@@ -82,7 +86,13 @@ function SectionCard({
           {icon}
         </div>
         <div className="grid min-w-0 gap-0.5">
-          <CardTitle id={labelledBy}>{title}</CardTitle>
+          <CardTitle
+            id={labelledBy}
+            tabIndex={focusableTitle ? -1 : undefined}
+            className={focusableTitle ? 'scroll-mt-24 outline-none' : undefined}
+          >
+            {title}
+          </CardTitle>
           {description ? <CardDescription>{description}</CardDescription> : null}
         </div>
       </CardHeader>
@@ -382,10 +392,13 @@ function RepairPanel({
 }) {
   const repair = useRepairXml();
   const [open, setOpen] = useState(false);
+  /** After a repair, focus goes to its result (the button may be gone with the faults). */
+  const focusResult = useRef(false);
 
   const run = () => {
     repair.mutate(undefined, {
       onSuccess: (result) => {
+        focusResult.current = true;
         setOpen(false);
         onRepaired(result);
         toast({
@@ -437,16 +450,23 @@ function RepairPanel({
             if (!repair.isPending) setOpen(next);
           }}
         >
-          <Button
-            className="lg:shrink-0"
-            aria-describedby="debug-repair-note"
-            busy={repair.isPending}
-            onClick={() => setOpen(true)}
+          <AlertDialogTrigger asChild>
+            <Button className="lg:shrink-0" aria-describedby="debug-repair-note" busy={repair.isPending}>
+              {repair.isPending ? null : <Wrench aria-hidden="true" />}
+              {repair.isPending ? 'Réparation en cours…' : REPAIR_LABEL}
+            </Button>
+          </AlertDialogTrigger>
+          <AlertDialogContent
+            onCloseAutoFocus={(event) => {
+              if (!focusResult.current) return;
+              focusResult.current = false;
+              const target = document.getElementById('debug-repair-result');
+              if (target) {
+                event.preventDefault();
+                target.focus();
+              }
+            }}
           >
-            {repair.isPending ? null : <Wrench aria-hidden="true" />}
-            {repair.isPending ? 'Réparation en cours…' : REPAIR_LABEL}
-          </Button>
-          <AlertDialogContent>
             <AlertDialogHeader>
               <AlertDialogTitle>{`Réparer le XML${NNBSP}?`}</AlertDialogTitle>
               <AlertDialogDescription>
@@ -493,6 +513,7 @@ function RepairResult({ result }: { result: TRepairResponse }) {
       icon={<History aria-hidden="true" />}
       tone="success"
       labelledBy="debug-repair-result"
+      focusableTitle
       className="border-success/30"
     >
       <div className="grid gap-3">
