@@ -44,8 +44,8 @@ export function FormField({ label, hint, error, className, children, aside }: Fo
         {label}
       </Label>
       {aside ? (
-        <div className="flex min-w-0 items-start gap-2">
-          <div className="min-w-0 flex-1">{children(control)}</div>
+        <div className="flex min-w-0 flex-wrap items-start gap-2">
+          <div className="min-w-48 flex-1">{children(control)}</div>
           {aside}
         </div>
       ) : (
@@ -100,7 +100,7 @@ export function FormSection({
   const titleId = useId();
   return (
     <Card aria-labelledby={titleId} className={cn('@container min-w-0', className)}>
-      <CardHeader className="flex-row flex-wrap items-start gap-x-3 gap-y-2">
+      <CardHeader className="flex-row flex-wrap items-start gap-x-3 gap-y-2 pb-4">
         {icon ? (
           <div className="grid size-9 shrink-0 place-content-center rounded-md bg-primary-soft text-primary [&_svg]:size-[1.125rem]">
             {icon}

@@ -38,7 +38,7 @@ export function SecretInput({
   if (keeping) hint = 'Mot de passe enregistré : tapez-en un autre pour le remplacer.';
   else if (stored && value === '') hint = 'Le mot de passe enregistré sera supprimé à la validation.';
   else if (stored) hint = 'Le nouveau mot de passe remplacera celui enregistré.';
-  else hint = value === '' ? 'Aucun mot de passe enregistré.' : '';
+  else hint = '';
 
   return (
     <div className="grid gap-2">

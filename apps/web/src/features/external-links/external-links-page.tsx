@@ -31,11 +31,13 @@ function LiaisonBlock({
     <FormSection title={`Logiciel maître ${n}`} icon={<Link2 aria-hidden="true" />}>
       <TextField
         label="Logiciel maître"
+        className="col-span-full"
         value={liaison.Logiciel}
         onChange={(Logiciel) => onChange({ Logiciel })}
       />
       <TextField
         label="Configuration maître"
+        className="col-span-full"
         value={liaison.Config}
         onChange={(Config) => onChange({ Config })}
       />
@@ -87,11 +89,13 @@ export default function ExternalLinksPage() {
           >
             <TextField
               label="Dossier d'import"
+              className="col-span-full"
               value={form.Dossier_Import}
               onChange={(Dossier_Import) => section.update((f) => ({ ...f, Dossier_Import }))}
             />
             <TextField
               label="Dossier d'export"
+              className="col-span-full"
               value={form.Dossier_Export}
               onChange={(Dossier_Export) => section.update((f) => ({ ...f, Dossier_Export }))}
             />
