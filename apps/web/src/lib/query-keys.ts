@@ -1,3 +1,11 @@
+import type { CONFIG_SECTION_PATHS } from '@synchro/contracts';
+
+/** The name of a configuration section: the end of its GET path (`/api/config/<section>`). */
+export type ConfigSectionKey =
+  (typeof CONFIG_SECTION_PATHS)[keyof typeof CONFIG_SECTION_PATHS] extends `/api/config/${infer S}`
+    ? S
+    : never;
+
 /** Every TanStack Query key of the SPA, in one place. */
 export const queryKeys = {
   user: ['user'] as const,
@@ -6,5 +14,5 @@ export const queryKeys = {
   /** The diagnostic of the configuration document (GET /api/debug/xml-status). */
   xmlStatus: ['debug', 'xml-status'] as const,
   /** A section of the configuration (GET /api/config/<section>). */
-  configSection: (section: 'sources' | 'external-links' | 'complement') => ['config', section] as const,
+  configSection: (section: ConfigSectionKey) => ['config', section] as const,
 };
