@@ -24,3 +24,15 @@ export function readExtractedValue(text: string): ExtractedValue {
   const { shown, cut } = cutValue(text);
   return { kind: text.startsWith('Error:') ? 'error' : 'value', text, shown, cut };
 }
+
+/**
+ * French typography on the server's texts: non-breaking spaces inside « » and before ':' (U+00A0),
+ * narrow ones before '; ! ?' (U+202F), so that « & » never breaks across lines.
+ */
+export function frenchSpacing(text: string): string {
+  return text
+    .replace(/« /g, '«\u00a0')
+    .replace(/ »/g, '\u00a0»')
+    .replace(/ :(?=\s|$)/g, '\u00a0:')
+    .replace(/ ([;!?])(?=\s|$)/g, '\u202f$1');
+}

@@ -11,7 +11,7 @@ import {
   repairAnswer,
   validDiagnostic,
 } from './debug-fixtures.ts';
-import { cutValue, readExtractedValue } from './debug-format.ts';
+import { cutValue, frenchSpacing, readExtractedValue } from './debug-format.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -170,7 +170,7 @@ describe('Diagnostic', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent),
     ).toEqual([
-      '1 « & » isolé remplacé par « &amp; ». (ligne 42)',
+      '1 «\u00a0&\u00a0» isolé remplacé par «\u00a0&amp;\u00a0». (ligne 42)',
       '1 entité échappée deux fois corrigée. (ligne 12)',
     ]);
     expect(screen.getByText('Sauvegarde : version 3').textContent).toBe('Sauvegarde\u00a0: version 3');
@@ -220,6 +220,13 @@ describe('extraction values', () => {
     expect(cutValue('a'.repeat(50))).toEqual({ shown: 'a'.repeat(50), cut: false });
     expect(cutValue('a'.repeat(51))).toEqual({ shown: `${'a'.repeat(50)}…`, cut: true });
     expect(cutValue(`${'é'.repeat(49)}😀😀`).shown).toBe(`${'é'.repeat(49)}😀…`);
+  });
+
+  it('applies French spacing to the server texts', () => {
+    expect(frenchSpacing('Ligne 42 : « & » isolé ; voir ?')).toBe(
+      'Ligne 42\u00a0: «\u00a0&\u00a0» isolé\u202f; voir\u202f?',
+    );
+    expect(frenchSpacing('C:\\Exe a:b')).toBe('C:\\Exe a:b');
   });
 
   it('reads NC and Error: values', () => {

@@ -44,7 +44,7 @@ import { NBSP, NNBSP, formatNumber, pluralize } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAuth } from '../auth/auth-context.ts';
 import { useRepairXml, useXmlStatus } from './debug-api.ts';
-import { NOT_COMMUNICATED_LABEL, readExtractedValue } from './debug-format.ts';
+import { NOT_COMMUNICATED_LABEL, frenchSpacing, readExtractedValue } from './debug-format.ts';
 
 const TITLE = 'Diagnostic XML de Configuration';
 export const REPAIR_LABEL = 'Réparer le XML automatiquement';
@@ -209,7 +209,7 @@ function ParseError({ diagnostic }: { diagnostic: TConfigDiagnostic }) {
         <dl className="grid gap-3 text-sm sm:grid-cols-[auto_minmax(0,1fr)] sm:gap-x-6">
           <dt className="text-muted-foreground">{colon('Erreur')}</dt>
           <dd className="font-medium break-words text-destructive">
-            {diagnostic.parseError ?? 'Le document ne peut pas être lu.'}
+            {frenchSpacing(diagnostic.parseError ?? 'Le document ne peut pas être lu.')}
           </dd>
           {diagnostic.problematicLine !== null ? (
             <>
@@ -255,7 +255,7 @@ function IssueItem({ issue }: { issue: TDiagnosticIssue }) {
           <span className="text-xs text-muted-foreground tabular-nums">{details.join(' · ')}</span>
         ) : null}
       </div>
-      <p className="text-sm break-words text-foreground">{issue.message}</p>
+      <p className="text-sm break-words text-foreground">{frenchSpacing(issue.message)}</p>
     </li>
   );
 }
@@ -308,7 +308,12 @@ function CutValue({ text, shown }: { text: string; shown: string }) {
           {shown}
         </button>
       </TooltipTrigger>
-      <TooltipContent className="max-w-md font-mono text-xs break-all">{text}</TooltipContent>
+      <TooltipContent
+        collisionPadding={8}
+        className="max-w-[min(28rem,calc(100vw-1rem))] font-mono text-xs break-all"
+      >
+        {text}
+      </TooltipContent>
     </Tooltip>
   );
 }
@@ -412,11 +417,13 @@ function RepairPanel({
         setOpen(false);
         toast({
           title: 'Réparation impossible',
-          description: errorDetail(
-            error,
-            error instanceof ApiError && error.status === 422
-              ? 'Le document ne peut pas être réparé automatiquement.'
-              : 'La réparation a échoué.',
+          description: frenchSpacing(
+            errorDetail(
+              error,
+              error instanceof ApiError && error.status === 422
+                ? 'Le document ne peut pas être réparé automatiquement.'
+                : 'La réparation a échoué.',
+            ),
           ),
           variant: 'destructive',
         });
@@ -529,7 +536,7 @@ function RepairResult({ result }: { result: TRepairResponse }) {
               >
                 <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
                 <span className="min-w-0 break-words">
-                  {change.message}
+                  {frenchSpacing(change.message)}
                   {change.line !== undefined ? (
                     <span className="text-muted-foreground"> (ligne {formatNumber(change.line)})</span>
                   ) : null}
