@@ -21,8 +21,10 @@ export interface ConfigSectionOptions<V, F, P> {
   section: ConfigSectionName;
   /** GET path of the section view. */
   readPath: string;
-  /** POST path of the section save. */
+  /** Path of the section save. */
   savePath: string;
+  /** Method of the save: POST (default) or PATCH (the terminal save). */
+  saveMethod?: 'POST' | 'PATCH';
   /** The form state of a view. */
   toForm: (view: V) => F;
   /** The payload of a form state (spec §7). */
@@ -32,6 +34,10 @@ export interface ConfigSectionOptions<V, F, P> {
   /** Spec §8: success toast, default text of the failure toast. */
   successMessage: string;
   failureMessage: string;
+  /** When given, the success toast has this title and `successMessage` as its description. */
+  successTitle?: string;
+  /** Title of the failure toasts (default 'Erreur de sauvegarde'). */
+  failureTitle?: string;
 }
 
 interface Draft<F> {
@@ -50,6 +56,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>) {
   const { section, readPath, savePath, toForm, toPayload, toView, successMessage, failureMessage } = options;
+  const { saveMethod = 'POST', successTitle, failureTitle = SAVE_ERROR_TITLE } = options;
   const queryClient = useQueryClient();
   const queryKey = queryKeys.configSection(section);
   const query = useQuery({
@@ -82,7 +89,7 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
 
   const mutation = useMutation({
     mutationFn: (vars: { form: F; version: number }) =>
-      apiRequest<TSaveResponse>('POST', savePath, {
+      apiRequest<TSaveResponse>(saveMethod, savePath, {
         body: toPayload(vars.form),
         headers: { 'If-Match': `"${vars.version}"` },
       }),
@@ -100,7 +107,7 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
           ? { form: current.form, base: vars.form, version: answer?.version ?? current.version }
           : null,
       );
-      toast({ title: successMessage });
+      toast(successTitle ? { title: successTitle, description: successMessage } : { title: successMessage });
       void queryClient.invalidateQueries({ queryKey });
       void queryClient.invalidateQueries({ queryKey: queryKeys.user });
       void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
@@ -108,7 +115,7 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
     onError: (error) => {
       if (error instanceof ApiError && error.status === 409) {
         toast({
-          title: SAVE_ERROR_TITLE,
+          title: failureTitle,
           description: errorDetail(error, failureMessage),
           variant: 'destructive',
           duration: Infinity,
@@ -121,7 +128,7 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
         return;
       }
       toast({
-        title: SAVE_ERROR_TITLE,
+        title: failureTitle,
         description: errorDetail(error, failureMessage),
         variant: 'destructive',
       });
