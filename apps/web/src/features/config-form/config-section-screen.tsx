@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
 import { ErrorState } from '../../components/ui/error-state.tsx';
 import { SaveBar } from '../../components/ui/form.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
@@ -32,6 +32,15 @@ export function ConfigSectionScreen<F>({
   children,
 }: ConfigSectionScreenProps<F>) {
   usePageTitle(title);
+  // The save bar stays at the bottom of the window: a field reached with Tab must not hide under it.
+  useEffect(() => {
+    const root = document.documentElement;
+    const previous = root.style.scrollPaddingBottom;
+    root.style.scrollPaddingBottom = '5.5rem';
+    return () => {
+      root.style.scrollPaddingBottom = previous;
+    };
+  }, []);
   const { query, form, dirty, save, saving } = section;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
