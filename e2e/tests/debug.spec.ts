@@ -23,7 +23,7 @@ test.describe('Diagnostic', () => {
   });
 
   test("shows the fixture's diagnostic: valid, with the double-escaping warnings", async ({ page }) => {
-    await expect(page).toHaveTitle('Diagnostic – Synchro');
+    await expect(page).toHaveTitle('Diagnostic XML de Configuration – Synchro');
     await expect(page.getByRole('main')).toContainText(`l'installation ${E2E_SYNC_ID}`);
     await expect(summary(page, 'XML présent')).toHaveText('Oui');
     await expect(summary(page, 'Taille du XML')).toHaveText(/^\d{1,3}(\u202f\d{3})* caractères$/);

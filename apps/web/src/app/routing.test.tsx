@@ -65,7 +65,6 @@ describe('route guard', () => {
     ['/terminals', 'Terminaux'],
     ['/import-history', "Historique d'importation"],
     ['/transaction-logs', 'Trace des transactions'],
-    ['/debug', 'Diagnostic XML de Configuration'],
   ])('%s shows the screen "%s" and sets the page title', async (path, title) => {
     mockApi(signedIn);
     renderApp(path);
@@ -81,6 +80,15 @@ describe('route guard', () => {
   ])('%s shows the settings screen "%s" and sets the page title', async (path, title) => {
     mockApi(signedIn);
     renderApp(path);
+    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText('Cet écran arrive bientôt')).not.toBeInTheDocument();
+    expect(document.title).toBe(`${title} – Synchro`);
+  });
+
+  it('/debug shows the diagnostic screen (no menu entry) and sets the page title', async () => {
+    mockApi(signedIn);
+    renderApp('/debug');
+    const title = 'Diagnostic XML de Configuration';
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
     expect(screen.queryByText('Cet écran arrive bientôt')).not.toBeInTheDocument();
     expect(document.title).toBe(`${title} – Synchro`);

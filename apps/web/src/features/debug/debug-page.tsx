@@ -580,7 +580,7 @@ export function DiagnosticView({
 }
 
 export default function DebugPage() {
-  usePageTitle('Diagnostic');
+  usePageTitle(TITLE);
   const { user } = useAuth();
   const query = useXmlStatus();
   const [repairResult, setRepairResult] = useState<TRepairResponse | null>(null);
