@@ -19,6 +19,10 @@ export interface ConfigSectionScreenProps<F> {
   /** Checks the form before saving; false keeps the request from leaving (errors are shown). */
   validate?: (form: F) => boolean;
   children: (form: F) => ReactNode;
+  /** Text of the loading state (spec's overlay text when it gives one). */
+  loadingLabel?: string;
+  /** Title of the load-failure state. */
+  errorTitle?: string;
 }
 
 /**
@@ -30,6 +34,8 @@ export function ConfigSectionScreen<F>({
   section,
   validate,
   children,
+  loadingLabel = 'Chargement des paramètres…',
+  errorTitle = 'Impossible de charger les paramètres',
 }: ConfigSectionScreenProps<F>) {
   usePageTitle(title);
   // The save bar stays at the bottom of the window: a field reached with Tab must not hide under it.
@@ -61,14 +67,14 @@ export function ConfigSectionScreen<F>({
   } else if (query.isError) {
     body = (
       <ErrorState
-        title="Impossible de charger les paramètres"
+        title={errorTitle}
         message={errorDetail(query.error, 'Le serveur ne répond pas.')}
         retrying={query.isFetching}
         onRetry={() => void query.refetch()}
       />
     );
   } else {
-    body = <LoadingState label="Chargement des paramètres…" />;
+    body = <LoadingState label={loadingLabel} />;
   }
 
   return (

@@ -1,12 +1,308 @@
-import { CalendarClock } from 'lucide-react';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { useCallback, useEffect, useRef } from 'react';
+import { CalendarClock, Globe, Info, Plus, Trash2 } from 'lucide-react';
+import type { TPlanificationsView, TPlanning } from '@synchro/contracts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField, FormSection } from '../../components/ui/form.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '../../components/ui/select.tsx';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
+import { toast } from '../../components/ui/toast-store.ts';
+import { errorDetail } from '../../lib/api-client.ts';
+import { formatUtcOffset } from '../../lib/format.ts';
+import { useAuth } from '../auth/auth-context.ts';
+import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { useConfigSection } from '../config-form/use-config-section.ts';
+import {
+  DAY_OPTIONS,
+  NEW_PLANNING,
+  TYPE_OPTIONS,
+  dayLabel,
+  readXmlInfo,
+  timeOptions,
+  toPlanningForm,
+  toPlanningPayload,
+  toPlanningView,
+  typeLabel,
+  withStored,
+  type PlanningForm,
+} from './planning-form.ts';
+import { currentOffsetMinutes, timeZoneOptions } from './time-zones.ts';
+
+export const PLANNING_TITLE = 'Planification des synchronisations';
+export const PLANNINGS_SAVED = 'Les planifications ont été sauvegardées avec succès';
+export const PLANNINGS_SAVE_FAILED = 'Impossible de sauvegarder les planifications';
+export const PLANNINGS_LOAD_FAILED = 'Impossible de récupérer les planifications';
+export const PLANNINGS_LOADING = 'Chargement des planifications...';
+export const PLANNINGS_LOAD_ERROR = "Une erreur s'est produite lors du chargement des planifications.";
+export const PLANNINGS_EMPTY =
+  'Aucune planification trouvée. Cliquez sur "Ajouter" pour créer une nouvelle planification.';
+export const LOCAL_TIME_NOTE = 'Les heures affichées sont adaptées au fuseau horaire local.';
+
+/** 'Tous les jours à 00:00, Complète': names a row for the controls of that row. */
+const describePlanning = (p: TPlanning) => `${dayLabel(p.day)} à ${p.time}, ${typeLabel(p.type)}`;
+
+function TimeZoneBlock({ form, onChange }: { form: PlanningForm; onChange: (zone: string) => void }) {
+  const offset = currentOffsetMinutes(form.timeZone, form.timeZoneOffset);
+  return (
+    <FormSection
+      title="Fuseau horaire"
+      description="Le fuseau dans lequel le connecteur lit les heures de synchronisation."
+      icon={<Globe aria-hidden="true" />}
+      contentClassName="@xl:grid-cols-1"
+    >
+      <div
+        role="note"
+        className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md border border-primary/20 bg-primary-soft px-4 py-3 text-sm text-primary-soft-foreground"
+      >
+        <Info aria-hidden="true" className="size-4 shrink-0" />
+        <p className="min-w-0 flex-1 basis-56">{LOCAL_TIME_NOTE}</p>
+        {offset !== null && offset !== 0 ? (
+          <Badge variant="primary" className="border-primary/30 bg-card">
+            <span className="sr-only">Décalage horaire&nbsp;: </span>
+            {formatUtcOffset(offset)}
+          </Badge>
+        ) : null}
+      </div>
+      <FormField label="Fuseau horaire" className="@xl:max-w-xl">
+        {({ id, labelId, ...aria }) => (
+          <Select value={form.timeZone} onValueChange={onChange}>
+            <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
+              <SelectValue placeholder="Choisissez un fuseau horaire" />
+            </SelectTrigger>
+            <SelectContent className="max-h-80">
+              {timeZoneOptions(form.timeZone).map((o) => (
+                <SelectItem key={o.value} value={o.value}>
+                  {o.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        )}
+      </FormField>
+    </FormSection>
+  );
+}
+
+function RowSelect({
+  label,
+  value,
+  options,
+  onChange,
+  className,
+  rowControl,
+}: {
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+  className?: string;
+  rowControl?: string;
+}) {
+  return (
+    <Select value={value} onValueChange={onChange}>
+      <SelectTrigger aria-label={label} className={className} data-row-control={rowControl}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent className="max-h-72">
+        {options.map((o) => (
+          <SelectItem key={o.value} value={o.value}>
+            {o.label}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}
+
+function PlanningTable({
+  plannings,
+  onChange,
+  onDelete,
+}: {
+  plannings: TPlanning[];
+  onChange: (index: number, patch: Partial<TPlanning>) => void;
+  onDelete: (index: number) => void;
+}) {
+  if (plannings.length === 0) {
+    return (
+      <p className="rounded-md border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
+        {PLANNINGS_EMPTY}
+      </p>
+    );
+  }
+  return (
+    <Table className="min-w-[34rem]">
+      <caption className="sr-only">Synchronisations planifiées</caption>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead>Jours de synchronisation</TableHead>
+          <TableHead>Heure synchro</TableHead>
+          <TableHead>Type synchro</TableHead>
+          <TableHead className="w-20 text-right">Action</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {plannings.map((p, i) => {
+          const row = `planification ${i + 1}`;
+          return (
+            <TableRow key={i}>
+              <TableCell>
+                <RowSelect
+                  label={`Jour de synchronisation, ${row}`}
+                  rowControl={`day-${i}`}
+                  className="min-w-40"
+                  value={String(p.day)}
+                  options={withStored(DAY_OPTIONS, p.day, (d) => `Jour ${d} (valeur enregistrée)`).map(
+                    (o) => ({ value: String(o.value), label: o.label }),
+                  )}
+                  onChange={(v) => onChange(i, { day: Number(v) })}
+                />
+              </TableCell>
+              <TableCell>
+                <RowSelect
+                  label={`Heure de synchronisation, ${row}`}
+                  className="min-w-28 tabular-nums"
+                  value={p.time}
+                  options={timeOptions(p.time)}
+                  onChange={(time) => onChange(i, { time })}
+                />
+              </TableCell>
+              <TableCell>
+                <RowSelect
+                  label={`Type de synchronisation, ${row}`}
+                  className="min-w-52"
+                  value={p.type}
+                  options={withStored(TYPE_OPTIONS, p.type as 'C', (t) => `${t} (valeur enregistrée)`)}
+                  onChange={(type) => onChange(i, { type })}
+                />
+              </TableCell>
+              <TableCell className="text-right">
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon"
+                  className="text-destructive hover:bg-destructive-soft hover:text-destructive"
+                  aria-label={`Supprimer la ${row} (${describePlanning(p)})`}
+                  data-delete-row={i}
+                  onClick={() => onDelete(i)}
+                >
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}
 
 export default function PlanningPage() {
+  const { user } = useAuth();
+  const configText = user?.ConfigConnecteur;
+  const toPayload = useCallback(
+    (form: PlanningForm) => toPlanningPayload(form, readXmlInfo(configText)),
+    [configText],
+  );
+  const section = useConfigSection<TPlanificationsView, PlanningForm, ReturnType<typeof toPayload>>({
+    section: 'planifications',
+    readPath: '/api/config/planifications',
+    savePath: '/api/plannings',
+    toForm: toPlanningForm,
+    toPayload,
+    toView: toPlanningView,
+    successMessage: PLANNINGS_SAVED,
+    failureMessage: PLANNINGS_SAVE_FAILED,
+  });
+  const { update, query } = section;
+
+  // Spec §8: a load failure also raises a toast (once per failed fetch).
+  const { isError, errorUpdatedAt, error } = query;
+  useEffect(() => {
+    if (!isError) return;
+    toast({
+      title: PLANNINGS_LOAD_FAILED,
+      description: errorDetail(error, 'Le serveur ne répond pas.'),
+      variant: 'destructive',
+    });
+  }, [isError, errorUpdatedAt, error]);
+
+  // Keyboard users keep their place: a new row's first select, or the delete button that took the
+  // deleted row's place (else the previous one, else 'Ajouter').
+  const tableRef = useRef<HTMLDivElement>(null);
+  const addRef = useRef<HTMLButtonElement>(null);
+  const pendingFocus = useRef<{ kind: 'added' | 'deleted'; index: number } | null>(null);
+  const count = section.form?.plannings.length ?? 0;
+  useEffect(() => {
+    const pending = pendingFocus.current;
+    if (!pending) return;
+    pendingFocus.current = null;
+    const root = tableRef.current;
+    if (pending.kind === 'added') {
+      root?.querySelector<HTMLElement>(`[data-row-control="day-${pending.index}"]`)?.focus();
+      return;
+    }
+    const buttons = root ? [...root.querySelectorAll<HTMLElement>('[data-delete-row]')] : [];
+    (buttons[pending.index] ?? buttons[pending.index - 1] ?? addRef.current)?.focus();
+  }, [count]);
+
+  const setPlanning = (index: number, patch: Partial<TPlanning>) =>
+    update((f) => ({ ...f, plannings: f.plannings.map((p, j) => (j === index ? { ...p, ...patch } : p)) }));
+
   return (
-    <ComingSoon
-      title="Planification des synchronisations"
-      description="Jours, heures et types des synchronisations automatiques."
-      icon={<CalendarClock aria-hidden="true" />}
-    />
+    <ConfigSectionScreen
+      title={PLANNING_TITLE}
+      description="Jours, heures et types des synchronisations automatiques lancées par le connecteur."
+      section={section}
+      loadingLabel={PLANNINGS_LOADING}
+      errorTitle={PLANNINGS_LOAD_ERROR}
+    >
+      {(form) => (
+        <>
+          <TimeZoneBlock form={form} onChange={(timeZone) => update((f) => ({ ...f, timeZone }))} />
+          <FormSection
+            title="Synchronisations planifiées"
+            description={
+              form.plannings.length > 0
+                ? `${form.plannings.length} planification${form.plannings.length > 1 ? 's' : ''}`
+                : undefined
+            }
+            icon={<CalendarClock aria-hidden="true" />}
+            contentClassName="@xl:grid-cols-1"
+            status={
+              <Button
+                ref={addRef}
+                type="button"
+                variant="outline"
+                onClick={() => {
+                  pendingFocus.current = { kind: 'added', index: form.plannings.length };
+                  update((f) => ({ ...f, plannings: [...f.plannings, { ...NEW_PLANNING }] }));
+                }}
+              >
+                <Plus aria-hidden="true" />
+                Ajouter
+              </Button>
+            }
+          >
+            <div ref={tableRef} className="min-w-0">
+              <PlanningTable
+                plannings={form.plannings}
+                onChange={setPlanning}
+                onDelete={(index) => {
+                  pendingFocus.current = { kind: 'deleted', index };
+                  update((f) => ({ ...f, plannings: f.plannings.filter((_, j) => j !== index) }));
+                }}
+              />
+            </div>
+          </FormSection>
+        </>
+      )}
+    </ConfigSectionScreen>
   );
 }

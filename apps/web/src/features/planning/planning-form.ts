@@ -1,0 +1,120 @@
+import type { TPlanificationsPayload, TPlanificationsView, TPlanning } from '@synchro/contracts';
+import { currentOffsetMinutes, formatOffsetValue } from './time-zones.ts';
+
+export interface PlanningForm {
+  /** FuseauHoraire: an IANA zone (or whatever the document holds); '' when none is stored. */
+  timeZone: string;
+  /** FuseauHoraireValeur as read (used only when the zone is not an IANA name). */
+  timeZoneOffset: string;
+  plannings: TPlanning[];
+}
+
+/** Spec §5: days 1 Lundi … 7 Dimanche, 8 Tous les jours. */
+export const DAY_OPTIONS = [
+  { value: 1, label: 'Lundi' },
+  { value: 2, label: 'Mardi' },
+  { value: 3, label: 'Mercredi' },
+  { value: 4, label: 'Jeudi' },
+  { value: 5, label: 'Vendredi' },
+  { value: 6, label: 'Samedi' },
+  { value: 7, label: 'Dimanche' },
+  { value: 8, label: 'Tous les jours' },
+] as const;
+
+/** Spec §5: C Complète, R Incrémentale, I Import Saisies Mobiles. */
+export const TYPE_OPTIONS = [
+  { value: 'C', label: 'Complète' },
+  { value: 'R', label: 'Incrémentale' },
+  { value: 'I', label: 'Import Saisies Mobiles' },
+] as const;
+
+/** Spec §5 and §9: 15-minute steps from 00:00 to 23:45. */
+export const TIME_OPTIONS: readonly string[] = Array.from({ length: 96 }, (_, i) => {
+  const minutes = i * 15;
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+});
+
+/** What 'Ajouter' adds (spec §4): every day, 00:00, complete. */
+export const NEW_PLANNING: TPlanning = { day: 8, time: '00:00', type: 'C' };
+
+export const dayLabel = (day: number) => DAY_OPTIONS.find((d) => d.value === day)?.label ?? `Jour ${day}`;
+export const typeLabel = (type: string) => TYPE_OPTIONS.find((t) => t.value === type)?.label ?? type;
+
+/** '8:00' → '08:00'; anything else unchanged. */
+const normaliseTime = (time: string) => (/^\d:\d\d$/.test(time.trim()) ? `0${time.trim()}` : time.trim());
+
+/** The choices of a select, plus the stored value when the list lacks it (kept, shown as stored). */
+export function withStored<T extends string | number>(
+  options: readonly { value: T; label: string }[],
+  current: T,
+  storedLabel: (value: T) => string,
+): { value: T; label: string }[] {
+  const list = options.map((o) => ({ value: o.value, label: o.label }));
+  if (!list.some((o) => o.value === current)) list.push({ value: current, label: storedLabel(current) });
+  return list;
+}
+
+export const timeOptions = (current: string) =>
+  withStored(
+    TIME_OPTIONS.map((t) => ({ value: t, label: t })),
+    current,
+    (t) => t,
+  );
+
+export const toPlanningForm = (view: TPlanificationsView): PlanningForm => ({
+  timeZone: view.timeZone.trim(),
+  timeZoneOffset: view.timeZoneOffset.trim(),
+  plannings: view.plannings.map((p) => ({ day: p.day, time: normaliseTime(p.time), type: p.type.trim() })),
+});
+
+/** `{value, label}` of the save: label = the zone as stored, value = its offset now (±hh:mm). */
+export function timeZonePayload(
+  form: PlanningForm,
+  now = Date.now(),
+): { value: string; label: string } | null {
+  if (form.timeZone === '') return null;
+  const offset = currentOffsetMinutes(form.timeZone, form.timeZoneOffset, now);
+  if (offset === null) return null;
+  return { value: formatOffsetValue(offset), label: form.timeZone };
+}
+
+export interface XmlInfo {
+  exe: string;
+  serial: string;
+}
+
+/** POST /api/plannings (spec §7). The time zone is left out only when none can be written. */
+export function toPlanningPayload(form: PlanningForm, xmlInfo: XmlInfo): TPlanificationsPayload {
+  const timeZone = timeZonePayload(form);
+  return {
+    plannings: form.plannings.map((p) => ({ day: p.day, time: p.time, type: p.type as 'C' | 'R' | 'I' })),
+    xmlInfo,
+    ...(timeZone ? { timeZone } : {}),
+  };
+}
+
+export function toPlanningView(form: PlanningForm): TPlanificationsView {
+  const timeZone = timeZonePayload(form);
+  return {
+    timeZone: form.timeZone,
+    timeZoneOffset: timeZone?.value ?? form.timeZoneOffset,
+    plannings: form.plannings.map((p) => ({ ...p })),
+  };
+}
+
+const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/**
+ * Info/Exe and Info/Serial of the user's ConfigConnecteur, sent as `xmlInfo` as the legacy console
+ * did. The server does not use them (the contract says so); a plain read of two text nodes, not a
+ * parse of the document.
+ */
+export function readXmlInfo(configText: string | undefined): XmlInfo {
+  const info = /<Info>([\s\S]*?)<\/Info>/.exec(configText ?? '')?.[1] ?? '';
+  const field = (tag: string) =>
+    (new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(info)?.[1] ?? '').replace(
+      /&(lt|gt|amp|quot|apos);/g,
+      (_, name: string) => XML_ENTITIES[name] ?? '',
+    );
+  return { exe: field('Exe'), serial: field('Serial') };
+}
