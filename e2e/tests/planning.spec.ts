@@ -1,0 +1,79 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from '../support/session.ts';
+
+const TITLE = 'Planification des synchronisations';
+const SAVED = 'Les planifications ont été sauvegardées avec succès';
+const PARIS = "GMT+1 Heure d'Europe centrale (Paris, Bruxelles)";
+
+async function open(page: Page) {
+  await page.goto('/planning');
+  await expect(page.getByRole('heading', { name: TITLE, level: 1 })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: /^Fuseau horaire/ })).toBeVisible();
+}
+
+async function pick(page: Page, combobox: string | RegExp, option: string) {
+  await page.getByRole('combobox', { name: combobox }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function save(page: Page) {
+  await page.getByRole('button', { name: 'Valider' }).click();
+  await expect(page.getByText(SAVED, { exact: true }).first()).toBeVisible();
+  await expect(page.getByText('Modifications non enregistrées')).toHaveCount(0);
+}
+
+test.describe('Planification', () => {
+  test.beforeEach(async ({ page }) => signIn(page));
+
+  test('add a schedule and change the zone, save, reload: kept; the dashboard counts it', async ({
+    page,
+  }) => {
+    await open(page);
+    await expect(page.getByText(/^Aucune planification trouvée\./)).toBeVisible();
+    await expect(page.getByRole('combobox', { name: /^Fuseau horaire/ })).toHaveText(PARIS);
+
+    await page.getByRole('button', { name: 'Ajouter' }).click();
+    await pick(page, 'Heure de synchronisation, planification 1', '06:15');
+    await pick(page, 'Type de synchronisation, planification 1', 'Incrémentale');
+    await page.getByRole('button', { name: 'Ajouter' }).click();
+    await pick(page, 'Jour de synchronisation, planification 2', 'Samedi');
+    await pick(page, /^Fuseau horaire/, 'GMT+4 La Réunion');
+    await expect(page.getByRole('note')).toContainText('UTC+4');
+    await expect(page.getByText('Modifications non enregistrées')).toBeVisible();
+    await save(page);
+
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: /^Fuseau horaire/ })).toHaveText('GMT+4 La Réunion');
+    await expect(
+      page.getByRole('combobox', { name: 'Heure de synchronisation, planification 1' }),
+    ).toHaveText('06:15');
+    await expect(page.getByRole('combobox', { name: 'Type de synchronisation, planification 1' })).toHaveText(
+      'Incrémentale',
+    );
+    await expect(page.getByRole('combobox', { name: 'Jour de synchronisation, planification 2' })).toHaveText(
+      'Samedi',
+    );
+
+    await page.goto('/');
+    await expect(page.getByText('1 Complète / 1 Incrémentale / 0 Importation')).toBeVisible();
+
+    // Back to the fixture's state (Paris, no schedule) for the other tests of the run.
+    await open(page);
+    await page.getByRole('button', { name: /^Supprimer la planification 2 / }).click();
+    await page.getByRole('button', { name: /^Supprimer la planification 1 / }).click();
+    await pick(page, /^Fuseau horaire/, PARIS);
+    await save(page);
+    await page.reload();
+    await expect(page.getByText(/^Aucune planification trouvée\./)).toBeVisible();
+    await expect(page.getByRole('combobox', { name: /^Fuseau horaire/ })).toHaveText(PARIS);
+  });
+
+  test('has no axe violations, with rows', async ({ page }) => {
+    await open(page);
+    await page.getByRole('button', { name: 'Ajouter' }).click();
+    await expect(page.getByRole('table')).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
+});
