@@ -60,7 +60,6 @@ describe('route guard', () => {
 
   it.each([
     ['/external-calendars', 'Agendas externes'],
-    ['/sync-data', 'Données à synchroniser'],
     ['/planning', 'Planification des synchronisations'],
     ['/terminals', 'Terminaux'],
     ['/import-history', "Historique d'importation"],
@@ -77,6 +76,7 @@ describe('route guard', () => {
     ['/database', 'Base de données source'],
     ['/external-links', 'Liaisons externes'],
     ['/complement', 'Complément'],
+    ['/sync-data', 'Données à synchroniser'],
   ])('%s shows the settings screen "%s" and sets the page title', async (path, title) => {
     mockApi(signedIn);
     renderApp(path);
