@@ -61,7 +61,6 @@ describe('route guard', () => {
   it.each([
     ['/external-calendars', 'Agendas externes'],
     ['/planning', 'Planification des synchronisations'],
-    ['/terminals', 'Terminaux'],
     ['/import-history', "Historique d'importation"],
     ['/transaction-logs', 'Trace des transactions'],
   ])('%s shows the screen "%s" and sets the page title', async (path, title) => {
@@ -77,6 +76,7 @@ describe('route guard', () => {
     ['/external-links', 'Liaisons externes'],
     ['/complement', 'Complément'],
     ['/sync-data', 'Données à synchroniser'],
+    ['/terminals', 'Terminaux'],
   ])('%s shows the settings screen "%s" and sets the page title', async (path, title) => {
     mockApi(signedIn);
     renderApp(path);

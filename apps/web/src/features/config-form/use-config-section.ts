@@ -87,6 +87,9 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
     void refetch();
   }, [refetch]);
 
+  /** Drops the local edits (no refetch). */
+  const discard = useCallback(() => setDraft(null), []);
+
   const mutation = useMutation({
     mutationFn: (vars: { form: F; version: number }) =>
       apiRequest<TSaveResponse>(saveMethod, savePath, {
@@ -140,5 +143,5 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
     mutation.mutate({ form, version: draft?.version ?? query.data.version });
   }, [form, query.data, draft, mutation]);
 
-  return { query, form, dirty, update, save, saving: mutation.isPending, reload };
+  return { query, form, dirty, update, save, saving: mutation.isPending, reload, discard };
 }
