@@ -59,8 +59,6 @@ describe('route guard', () => {
   });
 
   it.each([
-    ['/external-calendars', 'Agendas externes'],
-    ['/planning', 'Planification des synchronisations'],
     ['/import-history', "Historique d'importation"],
     ['/transaction-logs', 'Trace des transactions'],
   ])('%s shows the screen "%s" and sets the page title', async (path, title) => {
@@ -74,7 +72,9 @@ describe('route guard', () => {
   it.each([
     ['/database', 'Base de données source'],
     ['/external-links', 'Liaisons externes'],
+    ['/external-calendars', 'Agendas externes'],
     ['/complement', 'Complément'],
+    ['/planning', 'Planification des synchronisations'],
     ['/sync-data', 'Données à synchroniser'],
     ['/terminals', 'Terminaux'],
   ])('%s shows the settings screen "%s" and sets the page title', async (path, title) => {

@@ -1,12 +1,160 @@
-import { CalendarDays } from 'lucide-react';
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { useCallback, useMemo } from 'react';
+import { CalendarDays, Users } from 'lucide-react';
+import type { TExternalCalendarsView } from '@synchro/contracts';
+import { FormField, FormSection } from '../../components/ui/form.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '../../components/ui/select.tsx';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
+import { useAuth } from '../auth/auth-context.ts';
+import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { useConfigSection } from '../config-form/use-config-section.ts';
+import {
+  agendaChoices,
+  agendaTypeOptions,
+  authorisedTerminals,
+  employeeChoices,
+  fromTypeSelectValue,
+  toExternalCalendarsForm,
+  toExternalCalendarsPayload,
+  toExternalCalendarsView,
+  toTypeSelectValue,
+  withLibre,
+  type Choice,
+  type ExternalCalendarsForm,
+} from './external-calendars-form.ts';
+
+export const CALENDARS_SAVED = 'Les agendas externes ont été mis à jour avec succès.';
+export const CALENDARS_SAVE_FAILED = 'Échec de la sauvegarde des agendas externes';
+
+function RowSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: Choice[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Select value={value} onValueChange={onChange}>
+      <SelectTrigger aria-label={label} className="min-w-48">
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent className="max-h-72">
+        {options.map((o) => (
+          <SelectItem key={o.value} value={o.value}>
+            {o.label}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}
 
 export default function ExternalCalendarsPage() {
+  const { user } = useAuth();
+  const minRows = authorisedTerminals(user?.Options);
+  const toForm = useCallback(
+    (view: TExternalCalendarsView) => toExternalCalendarsForm(view, minRows),
+    [minRows],
+  );
+  const section = useConfigSection({
+    section: 'external-calendars',
+    readPath: '/api/config/external-calendars',
+    savePath: '/api/database/external-calendars',
+    toForm,
+    toPayload: toExternalCalendarsPayload,
+    toView: toExternalCalendarsView,
+    successMessage: CALENDARS_SAVED,
+    failureMessage: CALENDARS_SAVE_FAILED,
+  });
+  const { update } = section;
+  const view = section.query.data?.data;
+  const employees = useMemo(() => (view ? employeeChoices(view) : []), [view]);
+  const agendas = useMemo(() => (view ? agendaChoices(view) : []), [view]);
+
+  const setRow = (index: number, patch: Partial<ExternalCalendarsForm['mappings'][number]>) =>
+    update((f) => ({ ...f, mappings: f.mappings.map((m, j) => (j === index ? { ...m, ...patch } : m)) }));
+
   return (
-    <ComingSoon
+    <ConfigSectionScreen
       title="Agendas externes"
-      description="Correspondance entre les salariés et leurs agendas externes."
-      icon={<CalendarDays aria-hidden="true" />}
-    />
+      description="Correspondance entre les salariés et leurs agendas externes (Google Agenda ou Outlook)."
+      section={section}
+    >
+      {(form) => (
+        <>
+          <FormSection title="Type d'agenda" icon={<CalendarDays aria-hidden="true" />}>
+            <FormField label="Type d'agenda" className="@xl:max-w-xl">
+              {({ id, labelId, ...aria }) => (
+                <Select
+                  value={toTypeSelectValue(form.agendaType)}
+                  onValueChange={(value) => update((f) => ({ ...f, agendaType: fromTypeSelectValue(value) }))}
+                >
+                  <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {agendaTypeOptions(form.agendaType).map((o) => (
+                      <SelectItem key={o.value} value={o.value}>
+                        {o.label}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            </FormField>
+          </FormSection>
+
+          <FormSection
+            title="Correspondances"
+            description={`Une ligne au moins par terminal autorisé (${minRows}). « Libre » laisse la ligne sans salarié ou sans agenda.`}
+            icon={<Users aria-hidden="true" />}
+            contentClassName="@xl:grid-cols-1"
+          >
+            <Table className="min-w-[30rem]">
+              <caption className="sr-only">Correspondances entre salariés et agendas</caption>
+              <TableHeader>
+                <TableRow className="hover:bg-transparent">
+                  <TableHead className="w-12">N°</TableHead>
+                  <TableHead>Salariés</TableHead>
+                  <TableHead>Agendas</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {form.mappings.map((m, i) => (
+                  <TableRow key={i}>
+                    <TableCell className="text-muted-foreground tabular-nums">{i + 1}</TableCell>
+                    <TableCell>
+                      <RowSelect
+                        label={`Salarié de la ligne ${i + 1}`}
+                        value={m.ID_Salarie}
+                        options={withLibre(employees, m.ID_Salarie)}
+                        onChange={(ID_Salarie) => setRow(i, { ID_Salarie })}
+                      />
+                    </TableCell>
+                    <TableCell>
+                      <RowSelect
+                        label={`Agenda de la ligne ${i + 1}`}
+                        value={m.ID_Agenda}
+                        options={withLibre(agendas, m.ID_Agenda)}
+                        onChange={(ID_Agenda) => setRow(i, { ID_Agenda })}
+                      />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </FormSection>
+        </>
+      )}
+    </ConfigSectionScreen>
   );
 }

@@ -1,0 +1,109 @@
+import type { TCalendarMapping, TExternalCalendarsPayload, TExternalCalendarsView } from '@synchro/contracts';
+
+/** A free employee or agenda (spec §3: -1 or empty means libre). */
+export const LIBRE = '-1';
+export const LIBRE_LABEL = 'Libre';
+
+/** Radix Select cannot hold an empty value: 'Pas d'agenda Externe' ('') uses this one. */
+export const NO_AGENDA_TYPE = '__aucun__';
+
+/** Spec §2: agenda type, display → stored value. */
+export const AGENDA_TYPE_OPTIONS = [
+  { label: "Pas d'agenda Externe", value: '' },
+  { label: 'Compte Gmail Google Agenda', value: 'Google' },
+  { label: 'Compte Office 365 Outlook', value: 'Microsoft' },
+] as const;
+
+export const toTypeSelectValue = (type: string) => (type === '' ? NO_AGENDA_TYPE : type);
+export const fromTypeSelectValue = (value: string) => (value === NO_AGENDA_TYPE ? '' : value);
+
+/** The options of the agenda type select; a stored value outside the list is offered as it is. */
+export function agendaTypeOptions(current: string): { label: string; value: string }[] {
+  const options: { label: string; value: string }[] = AGENDA_TYPE_OPTIONS.map((o) => ({
+    label: o.label,
+    value: toTypeSelectValue(o.value),
+  }));
+  if (current !== '' && !AGENDA_TYPE_OPTIONS.some((o) => o.value === current)) {
+    options.push({ label: `${current} (valeur enregistrée)`, value: current });
+  }
+  return options;
+}
+
+export interface ExternalCalendarsForm {
+  agendaType: string;
+  mappings: TCalendarMapping[];
+}
+
+/** Options (spec §3): its first ';' field is the number of authorised terminals. */
+export function authorisedTerminals(options: string | undefined): number {
+  const first = (options ?? '').split(';')[0]?.trim() ?? '';
+  return /^\d+$/.test(first) ? Math.min(Number(first), 2000) : 0;
+}
+
+const free = (id: string) => (id.trim() === '' ? LIBRE : id);
+
+/** The rows: the stored ones, padded with free rows up to one per authorised terminal (spec §9). */
+export function toExternalCalendarsForm(
+  view: TExternalCalendarsView,
+  minRows: number,
+): ExternalCalendarsForm {
+  const mappings = view.mappings.map((m) => ({
+    ID_Salarie: free(m.ID_Salarie),
+    ID_Agenda: free(m.ID_Agenda),
+  }));
+  while (mappings.length < minRows) mappings.push({ ID_Salarie: LIBRE, ID_Agenda: LIBRE });
+  return { agendaType: view.agendaType, mappings };
+}
+
+/** POST /api/database/external-calendars (spec §7). */
+export const toExternalCalendarsPayload = (form: ExternalCalendarsForm): TExternalCalendarsPayload => ({
+  agendaType: form.agendaType as TExternalCalendarsPayload['agendaType'],
+  mappings: form.mappings.map((m) => ({ ID_Salarie: m.ID_Salarie, ID_Agenda: m.ID_Agenda })),
+});
+
+export const toExternalCalendarsView = (
+  form: ExternalCalendarsForm,
+  previous: TExternalCalendarsView,
+): TExternalCalendarsView => ({
+  ...previous,
+  agendaType: form.agendaType,
+  mappings: form.mappings.map((m) => ({ ...m })),
+});
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+/** 'Libre' first, then the list; a stored id the list lacks is kept and shown as such. */
+export function withLibre(list: Choice[], current: string): Choice[] {
+  const options = [{ value: LIBRE, label: LIBRE_LABEL }, ...list];
+  if (current !== LIBRE && !list.some((o) => o.value === current)) {
+    options.push({ value: current, label: `${current} (valeur enregistrée)` });
+  }
+  return options;
+}
+
+/** Salariés then techniciens (spec §2), 'Prénom NOM', technicians marked. */
+export function employeeChoices(view: TExternalCalendarsView): Choice[] {
+  const seen = new Set<string>();
+  const choices: Choice[] = [];
+  for (const e of view.employees) {
+    if (e.IDInterne.trim() === '' || seen.has(e.IDInterne)) continue;
+    seen.add(e.IDInterne);
+    const name =
+      [e.Prenom, e.Nom]
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .join(' ') || e.IDInterne;
+    choices.push({ value: e.IDInterne, label: e.kind === 'technicien' ? `${name} (technicien)` : name });
+  }
+  return choices;
+}
+
+export function agendaChoices(view: TExternalCalendarsView): Choice[] {
+  const seen = new Set<string>();
+  return view.agendas
+    .filter((a) => a.ID.trim() !== '' && !seen.has(a.ID) && seen.add(a.ID))
+    .map((a) => ({ value: a.ID, label: a.Libelle.trim() || a.ID }));
+}
