@@ -95,7 +95,7 @@ function TerminalItem({
             )}
           >
             #{n}
-          </span>
+          </span>{' '}
           <span
             className={cn(
               'min-w-0 flex-1 text-sm break-words',
@@ -103,7 +103,7 @@ function TerminalItem({
             )}
           >
             {displayName(terminal.Nom)}
-          </span>
+          </span>{' '}
           {terminal.declared ? (
             <Badge variant="success" className="shrink-0">
               Déclaré
@@ -217,7 +217,7 @@ function Features({
   const hintId = useId();
   const count = (v: Autorise) => form.authorizations.filter((a) => a.Autorise === v).length;
   return (
-    <section aria-labelledby={titleId} className="flex min-h-0 min-w-0 flex-col gap-3">
+    <section aria-labelledby={titleId} className="flex min-w-0 flex-col gap-3 @3xl:min-h-0">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="grid gap-0.5">
           <h3 id={titleId} className="text-sm font-semibold">
@@ -242,7 +242,7 @@ function Features({
       </p>
       <ul
         aria-labelledby={titleId}
-        className="min-h-0 flex-1 divide-y divide-border overflow-y-auto rounded-md border border-border"
+        className="divide-y divide-border rounded-md border border-border @3xl:min-h-0 @3xl:flex-1 @3xl:overflow-y-auto"
       >
         {form.authorizations.map((a, i) => (
           <li key={a.ID} className="flex items-center justify-between gap-3 px-3 py-1.5">
@@ -390,7 +390,7 @@ function TerminalEditor({
         </CardTitle>
       </div>
       <form noValidate aria-labelledby={titleId} onSubmit={onSubmit} className="flex min-h-0 flex-1 flex-col">
-        <div className="grid min-h-0 flex-1 gap-6 p-5 lg:@max-3xl:overflow-y-auto @3xl:grid-cols-[minmax(0,5fr)_minmax(0,6fr)] @3xl:grid-rows-[minmax(0,1fr)]">
+        <div className="grid min-h-0 flex-1 gap-6 p-5 lg:overflow-y-auto @3xl:grid-cols-[minmax(0,5fr)_minmax(0,6fr)] @3xl:grid-rows-[minmax(0,1fr)]">
           <div className="grid min-w-0 content-start gap-4 @3xl:min-h-0 @3xl:overflow-y-auto @3xl:p-0.5">
             <TextField label="Nom de l'utilisateur" value={form.Nom} onChange={(Nom) => set({ Nom })} />
             <TextField

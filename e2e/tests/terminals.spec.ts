@@ -1,0 +1,82 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from '../support/session.ts';
+
+// Edits terminal #25 only (free in the fixture), with values that do not depend on earlier runs.
+
+async function open(page: Page) {
+  await page.goto('/terminals');
+  await expect(page.getByRole('heading', { name: 'Terminaux', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Liste des terminaux' })).toBeVisible();
+}
+
+const terminalList = (page: Page) => page.getByRole('list', { name: 'Liste des terminaux' });
+const terminal = (page: Page, n: number) =>
+  terminalList(page).getByRole('button', { name: new RegExp(`^#${n} `) });
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
+
+test.describe('Terminaux', () => {
+  test.beforeEach(async ({ page }) => signIn(page));
+
+  test('lists the 25 terminals, 8 declared', async ({ page }) => {
+    await open(page);
+    await expect(terminalList(page).getByRole('button')).toHaveCount(25);
+    await expect(page.getByText('8 déclarés sur 25')).toBeVisible();
+    await expect(page.getByText("Sélectionnez un terminal pour l'éditer")).toBeVisible();
+  });
+
+  test('edit, save, reload: the values are kept and the terminal stays selected', async ({ page }) => {
+    await open(page);
+    await terminal(page, 25).click();
+    await expect(page.getByRole('heading', { name: /^Édition du terminal #25 - / })).toBeVisible();
+    await page.getByLabel("Nom de l'utilisateur").fill('Terminal E2E');
+    await page.getByLabel('Identifiant Tablette / PC').fill('E2E-TAB-25');
+    await page.getByRole('combobox', { name: /^Technicien par défaut/ }).click();
+    await page.getByRole('option', { name: 'MERCIER Julien' }).click();
+    await page.getByRole('checkbox', { name: 'FAURE Claire' }).check();
+    const features = page.getByRole('list', { name: 'Fonctionnalités' });
+    await page.getByRole('button', { name: 'Tout Interdire' }).click();
+    await features
+      .getByRole('button', { name: /: Interdit$/ })
+      .first()
+      .click();
+    await expect(features.getByRole('button', { name: /: Autorisé$/ })).toHaveCount(1);
+
+    // Switching terminal asks first.
+    await terminal(page, 24).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Modifications non sauvegardées' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Rester sur ce terminal' }).click();
+    await expect(page.getByLabel("Nom de l'utilisateur")).toHaveValue('Terminal E2E');
+
+    await page.getByRole('button', { name: 'Valider' }).click();
+    await expect(
+      page.getByText('Les modifications ont été enregistrées avec succès', { exact: true }).first(),
+    ).toBeVisible();
+    await expect(page.getByText('Modifications non enregistrées')).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Édition du terminal #25 - Terminal E2E' })).toBeVisible();
+    await expect(terminal(page, 25)).toContainText('Déclaré');
+
+    await page.reload();
+    await terminal(page, 25).click();
+    await expect(page.getByLabel("Nom de l'utilisateur")).toHaveValue('Terminal E2E');
+    await expect(page.getByLabel('Identifiant Tablette / PC')).toHaveValue('E2E-TAB-25');
+    await expect(page.getByRole('combobox', { name: /^Technicien par défaut/ })).toHaveText('MERCIER Julien');
+    await expect(page.getByRole('checkbox', { name: 'FAURE Claire' })).toBeChecked();
+    await expect(
+      page.getByRole('list', { name: 'Fonctionnalités' }).getByRole('button', { name: /: Autorisé$/ }),
+    ).toHaveCount(1);
+  });
+
+  test('has no axe violations (empty, then editing a terminal)', async ({ page }) => {
+    await open(page);
+    await expectNoAxeViolations(page);
+    await terminal(page, 1).click();
+    await expect(page.getByRole('heading', { name: /^Édition du terminal #1 - / })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
