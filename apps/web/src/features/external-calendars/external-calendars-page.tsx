@@ -10,6 +10,7 @@ import {
   SelectValue,
 } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
+import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { useAuth } from '../auth/auth-context.ts';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
@@ -80,6 +81,26 @@ export default function ExternalCalendarsPage() {
   const employees = useMemo(() => (view ? employeeChoices(view) : []), [view]);
   const agendas = useMemo(() => (view ? agendaChoices(view) : []), [view]);
 
+  const compact = useMediaQuery('(max-width: 639px)');
+  const controls = (m: ExternalCalendarsForm['mappings'][number], i: number) => ({
+    employee: (
+      <RowSelect
+        label={`Salarié de la ligne ${i + 1}`}
+        value={m.ID_Salarie}
+        options={withLibre(employees, m.ID_Salarie)}
+        onChange={(ID_Salarie) => setRow(i, { ID_Salarie })}
+      />
+    ),
+    agenda: (
+      <RowSelect
+        label={`Agenda de la ligne ${i + 1}`}
+        value={m.ID_Agenda}
+        options={withLibre(agendas, m.ID_Agenda)}
+        onChange={(ID_Agenda) => setRow(i, { ID_Agenda })}
+      />
+    ),
+  });
+
   const setRow = (index: number, patch: Partial<ExternalCalendarsForm['mappings'][number]>) =>
     update((f) => ({ ...f, mappings: f.mappings.map((m, j) => (j === index ? { ...m, ...patch } : m)) }));
 
@@ -91,7 +112,11 @@ export default function ExternalCalendarsPage() {
     >
       {(form) => (
         <>
-          <FormSection title="Type d'agenda" icon={<CalendarDays aria-hidden="true" />}>
+          <FormSection
+            title="Type d'agenda"
+            icon={<CalendarDays aria-hidden="true" />}
+            contentClassName="grid-cols-1 @xl:grid-cols-1"
+          >
             <FormField label="Type d'agenda" className="@xl:max-w-xl">
               {({ id, labelId, ...aria }) => (
                 <Select
@@ -117,41 +142,59 @@ export default function ExternalCalendarsPage() {
             title="Correspondances"
             description={`Une ligne au moins par terminal autorisé (${minRows}). « Libre » laisse la ligne sans salarié ou sans agenda.`}
             icon={<Users aria-hidden="true" />}
-            contentClassName="@xl:grid-cols-1"
+            contentClassName="grid-cols-1 @xl:grid-cols-1"
           >
-            <Table className="min-w-[30rem]">
-              <caption className="sr-only">Correspondances entre salariés et agendas</caption>
-              <TableHeader>
-                <TableRow className="hover:bg-transparent">
-                  <TableHead className="w-12">N°</TableHead>
-                  <TableHead>Salariés</TableHead>
-                  <TableHead>Agendas</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {form.mappings.map((m, i) => (
-                  <TableRow key={i}>
-                    <TableCell className="text-muted-foreground tabular-nums">{i + 1}</TableCell>
-                    <TableCell>
-                      <RowSelect
-                        label={`Salarié de la ligne ${i + 1}`}
-                        value={m.ID_Salarie}
-                        options={withLibre(employees, m.ID_Salarie)}
-                        onChange={(ID_Salarie) => setRow(i, { ID_Salarie })}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      <RowSelect
-                        label={`Agenda de la ligne ${i + 1}`}
-                        value={m.ID_Agenda}
-                        options={withLibre(agendas, m.ID_Agenda)}
-                        onChange={(ID_Agenda) => setRow(i, { ID_Agenda })}
-                      />
-                    </TableCell>
+            {compact ? (
+              <ul aria-label="Correspondances entre salariés et agendas" className="grid gap-3">
+                {form.mappings.map((m, i) => {
+                  const c = controls(m, i);
+                  return (
+                    <li key={i} className="grid gap-3 rounded-md border border-border p-3">
+                      <span className="text-sm font-medium">Ligne {i + 1}</span>
+                      {(
+                        [
+                          ['Salariés', c.employee],
+                          ['Agendas', c.agenda],
+                        ] as const
+                      ).map(([name, control]) => (
+                        <div key={name} className="grid gap-1.5 [&_button]:min-w-0">
+                          <span
+                            aria-hidden="true"
+                            className="text-xs font-semibold text-muted-foreground uppercase"
+                          >
+                            {name}
+                          </span>
+                          {control}
+                        </div>
+                      ))}
+                    </li>
+                  );
+                })}
+              </ul>
+            ) : (
+              <Table className="min-w-[30rem]">
+                <caption className="sr-only">Correspondances entre salariés et agendas</caption>
+                <TableHeader>
+                  <TableRow className="hover:bg-transparent">
+                    <TableHead className="w-12">N°</TableHead>
+                    <TableHead>Salariés</TableHead>
+                    <TableHead>Agendas</TableHead>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+                </TableHeader>
+                <TableBody>
+                  {form.mappings.map((m, i) => {
+                    const c = controls(m, i);
+                    return (
+                      <TableRow key={i}>
+                        <TableCell className="text-muted-foreground tabular-nums">{i + 1}</TableCell>
+                        <TableCell>{c.employee}</TableCell>
+                        <TableCell>{c.agenda}</TableCell>
+                      </TableRow>
+                    );
+                  })}
+                </TableBody>
+              </Table>
+            )}
           </FormSection>
         </>
       )}

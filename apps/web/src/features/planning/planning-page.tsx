@@ -13,6 +13,7 @@ import {
 } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
+import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { formatUtcOffset } from '../../lib/format.ts';
 import { useAuth } from '../auth/auth-context.ts';
@@ -54,7 +55,7 @@ function TimeZoneBlock({ form, onChange }: { form: PlanningForm; onChange: (zone
       title="Fuseau horaire"
       description="Le fuseau dans lequel le connecteur lit les heures de synchronisation."
       icon={<Globe aria-hidden="true" />}
-      contentClassName="@xl:grid-cols-1"
+      contentClassName="grid-cols-1 @xl:grid-cols-1"
     >
       <div
         role="note"
@@ -129,11 +130,93 @@ function PlanningTable({
   onChange: (index: number, patch: Partial<TPlanning>) => void;
   onDelete: (index: number) => void;
 }) {
+  const compact = useMediaQuery('(max-width: 639px)');
   if (plannings.length === 0) {
     return (
       <p className="rounded-md border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">
         {PLANNINGS_EMPTY}
       </p>
+    );
+  }
+  const controls = (p: TPlanning, i: number) => {
+    const row = `planification ${i + 1}`;
+    return {
+      day: (
+        <RowSelect
+          label={`Jour de synchronisation, ${row}`}
+          rowControl={`day-${i}`}
+          className="min-w-40"
+          value={String(p.day)}
+          options={withStored(DAY_OPTIONS, p.day, (d) => `Jour ${d} (valeur enregistrée)`).map((o) => ({
+            value: String(o.value),
+            label: o.label,
+          }))}
+          onChange={(v) => onChange(i, { day: Number(v) })}
+        />
+      ),
+      time: (
+        <RowSelect
+          label={`Heure de synchronisation, ${row}`}
+          className="min-w-28 tabular-nums"
+          value={p.time}
+          options={timeOptions(p.time)}
+          onChange={(time) => onChange(i, { time })}
+        />
+      ),
+      type: (
+        <RowSelect
+          label={`Type de synchronisation, ${row}`}
+          className="min-w-52"
+          value={p.type}
+          options={withStored(TYPE_OPTIONS, p.type as 'C', (t) => `${t} (valeur enregistrée)`)}
+          onChange={(type) => onChange(i, { type })}
+        />
+      ),
+      remove: (
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          className="text-destructive hover:bg-destructive-soft hover:text-destructive"
+          aria-label={`Supprimer la ${row} (${describePlanning(p)})`}
+          data-delete-row={i}
+          onClick={() => onDelete(i)}
+        >
+          <Trash2 aria-hidden="true" />
+        </Button>
+      ),
+    };
+  };
+  if (compact) {
+    // Phones: one card per schedule, each control under its column's name.
+    return (
+      <ul aria-label="Synchronisations planifiées" className="grid gap-3">
+        {plannings.map((p, i) => {
+          const c = controls(p, i);
+          return (
+            <li key={i} className="grid gap-3 rounded-md border border-border p-3">
+              <div className="flex items-center justify-between gap-2">
+                <span className="text-sm font-medium">Planification {i + 1}</span>
+                {c.remove}
+              </div>
+              {(
+                [
+                  ['Jours de synchronisation', c.day],
+                  ['Heure synchro', c.time],
+                  ['Type synchro', c.type],
+                ] as const
+              ).map(([name, control]) => (
+                <div key={name} className="grid gap-1.5 [&_button]:min-w-0">
+                  <span aria-hidden="true" className="text-xs font-semibold text-muted-foreground uppercase">
+                    {name}
+                  </span>
+                  {control}
+                </div>
+              ))}
+            </li>
+          );
+        })}
+      </ul>
     );
   }
   return (
@@ -149,52 +232,13 @@ function PlanningTable({
       </TableHeader>
       <TableBody>
         {plannings.map((p, i) => {
-          const row = `planification ${i + 1}`;
+          const c = controls(p, i);
           return (
             <TableRow key={i}>
-              <TableCell>
-                <RowSelect
-                  label={`Jour de synchronisation, ${row}`}
-                  rowControl={`day-${i}`}
-                  className="min-w-40"
-                  value={String(p.day)}
-                  options={withStored(DAY_OPTIONS, p.day, (d) => `Jour ${d} (valeur enregistrée)`).map(
-                    (o) => ({ value: String(o.value), label: o.label }),
-                  )}
-                  onChange={(v) => onChange(i, { day: Number(v) })}
-                />
-              </TableCell>
-              <TableCell>
-                <RowSelect
-                  label={`Heure de synchronisation, ${row}`}
-                  className="min-w-28 tabular-nums"
-                  value={p.time}
-                  options={timeOptions(p.time)}
-                  onChange={(time) => onChange(i, { time })}
-                />
-              </TableCell>
-              <TableCell>
-                <RowSelect
-                  label={`Type de synchronisation, ${row}`}
-                  className="min-w-52"
-                  value={p.type}
-                  options={withStored(TYPE_OPTIONS, p.type as 'C', (t) => `${t} (valeur enregistrée)`)}
-                  onChange={(type) => onChange(i, { type })}
-                />
-              </TableCell>
-              <TableCell className="text-right">
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="icon"
-                  className="text-destructive hover:bg-destructive-soft hover:text-destructive"
-                  aria-label={`Supprimer la ${row} (${describePlanning(p)})`}
-                  data-delete-row={i}
-                  onClick={() => onDelete(i)}
-                >
-                  <Trash2 aria-hidden="true" />
-                </Button>
-              </TableCell>
+              <TableCell>{c.day}</TableCell>
+              <TableCell>{c.time}</TableCell>
+              <TableCell>{c.type}</TableCell>
+              <TableCell className="text-right">{c.remove}</TableCell>
             </TableRow>
           );
         })}
@@ -274,7 +318,7 @@ export default function PlanningPage() {
                 : undefined
             }
             icon={<CalendarClock aria-hidden="true" />}
-            contentClassName="@xl:grid-cols-1"
+            contentClassName="grid-cols-1 @xl:grid-cols-1"
             status={
               <Button
                 ref={addRef}
