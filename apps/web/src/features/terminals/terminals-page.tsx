@@ -1,4 +1,4 @@
-import { useCallback, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Ban, Check, EyeOff, MonitorSmartphone, TabletSmartphone } from 'lucide-react';
 import type { TDataLists, TEmployee, TTerminalView } from '@synchro/contracts';
@@ -59,6 +59,9 @@ import {
 const TITLE = 'Terminaux';
 /** Spec §2: both panels are 680 px high on wide screens; stacked on phones. */
 const PANEL_HEIGHT = 'lg:h-[680px]';
+const EDITOR_ID = 'terminal-editor';
+/** Under this width the panels are stacked: choosing a terminal brings its editor into view. */
+const STACKED_QUERY = '(max-width: 1023.98px)';
 
 // ---------------------------------------------------------------------------------------------
 // Left panel
@@ -380,7 +383,11 @@ function TerminalEditor({
     if (!saving) onSave();
   };
   return (
-    <Card aria-labelledby={titleId} className={cn('@container flex min-w-0 flex-col', PANEL_HEIGHT)}>
+    <Card
+      id={EDITOR_ID}
+      aria-labelledby={titleId}
+      className={cn('@container flex min-w-0 scroll-mt-20 flex-col', PANEL_HEIGHT)}
+    >
       <div className="flex items-center gap-3 border-b border-border px-5 py-3">
         <div className="grid size-8 shrink-0 place-content-center rounded-md bg-primary-soft text-primary [&_svg]:size-4">
           <MonitorSmartphone aria-hidden="true" />
@@ -465,6 +472,19 @@ export default function TerminalsPage() {
     queryFn: ({ signal }) => api.get<Versioned<TDataLists>>('/api/config/data-lists', signal),
   });
 
+  const reveal = useRef(false);
+  useEffect(() => {
+    if (!reveal.current) return;
+    reveal.current = false;
+    if (!window.matchMedia?.(STACKED_QUERY).matches) return;
+    document.getElementById(EDITOR_ID)?.scrollIntoView?.({ block: 'start' });
+  }, [selected]);
+
+  const choose = (position: number) => {
+    reveal.current = true;
+    setSelected(position);
+  };
+
   const select = (position: number) => {
     if (position === selected) return;
     if (section.dirty) {
@@ -473,7 +493,7 @@ export default function TerminalsPage() {
     }
     // A draft left from edits undone by hand belongs to the previous terminal.
     section.discard();
-    setSelected(position);
+    choose(position);
   };
 
   const save = () => {
@@ -555,7 +575,7 @@ export default function TerminalsPage() {
               variant="destructive"
               onClick={() => {
                 section.discard();
-                setSelected(switchTo);
+                if (switchTo !== null) choose(switchTo);
                 setSwitchTo(null);
               }}
             >
