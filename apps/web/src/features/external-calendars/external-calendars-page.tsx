@@ -117,7 +117,7 @@ export default function ExternalCalendarsPage() {
             icon={<CalendarDays aria-hidden="true" />}
             contentClassName="grid-cols-1 @xl:grid-cols-1"
           >
-            <FormField label="Type d'agenda" className="@xl:max-w-xl">
+            <FormField label="Type d'agenda" className="grid-cols-1 @xl:max-w-xl">
               {({ id, labelId, ...aria }) => (
                 <Select
                   value={toTypeSelectValue(form.agendaType)}
@@ -140,7 +140,7 @@ export default function ExternalCalendarsPage() {
 
           <FormSection
             title="Correspondances"
-            description={`Une ligne au moins par terminal autorisé (${minRows}). « Libre » laisse la ligne sans salarié ou sans agenda.`}
+            description={`Une ligne au moins par terminal autorisé (${minRows}). «\u00a0Libre\u00a0» laisse la ligne sans salarié ou sans agenda.`}
             icon={<Users aria-hidden="true" />}
             contentClassName="grid-cols-1 @xl:grid-cols-1"
           >

@@ -70,7 +70,7 @@ function TimeZoneBlock({ form, onChange }: { form: PlanningForm; onChange: (zone
           </Badge>
         ) : null}
       </div>
-      <FormField label="Fuseau horaire" className="@xl:max-w-xl">
+      <FormField label="Fuseau horaire" className="grid-cols-1 @xl:max-w-xl">
         {({ id, labelId, ...aria }) => (
           <Select value={form.timeZone} onValueChange={onChange}>
             <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
