@@ -65,12 +65,13 @@ describe('Données à synchroniser: rules', () => {
   });
 });
 
-describe('Données à synchroniser', () => {
+describe('Données à synchroniser', { timeout: 15_000 }, () => {
   it('shows the loading text, then the table with a history field only where it can be', async () => {
-    let release: (r: Response) => void = () => {};
-    show({}, () => new Promise<Response>((resolve) => (release = resolve)));
+    let release: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    show({}, () => answered.then(() => json(view)));
     expect(await screen.findByText('Chargement des données à synchroniser...')).toBeVisible();
-    release(json(view));
+    release();
 
     const table = await screen.findByRole('table', { name: 'Données à synchroniser' });
     expect(
