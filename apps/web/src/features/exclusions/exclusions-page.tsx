@@ -42,6 +42,7 @@ const FamilyRow = memo(function FamilyRow({
   familyChecked,
   checkedSubs,
   open,
+  indent,
   onToggleOpen,
   onCheck,
 }: {
@@ -52,6 +53,8 @@ const FamilyRow = memo(function FamilyRow({
   /** Ids of the checked sub-families, '\n'-joined (a primitive keeps the row memoised). */
   checkedSubs: string;
   open: boolean;
+  /** Keeps a place for the expand button (some family of the column has sub-families). */
+  indent: boolean;
   onToggleOpen: (id: string) => void;
   onCheck: OnCheck;
 }) {
@@ -76,8 +79,10 @@ const FamilyRow = memo(function FamilyRow({
               className={cn('size-4 transition-transform', open && 'rotate-90')}
             />
           </button>
-        ) : (
+        ) : indent ? (
           <span className="size-7 shrink-0" aria-hidden="true" />
+        ) : (
+          <span className="w-1.5 shrink-0" aria-hidden="true" />
         )}
         <Checkbox
           id={id}
@@ -199,6 +204,7 @@ function ExclusionColumn({
   const count = useMemo(() => form.filter((x) => x.type === type).length, [form, type]);
   const unlisted = useMemo(() => unlistedCount(form, type, families), [form, type, families]);
   const shown = visible.slice(0, limit);
+  const indent = useMemo(() => families.some((f) => f.subFamilies.length > 0), [families]);
 
   return (
     <section
@@ -258,6 +264,7 @@ function ExclusionColumn({
                   .map((s) => s.id)
                   .join('\n')}
                 open={opened.has(family.id) !== openedByFilter}
+                indent={indent}
                 onToggleOpen={onToggleOpen}
                 onCheck={onCheck}
               />
