@@ -22,10 +22,13 @@ async function expectNoAxeViolations(page: Page) {
 test.describe('Terminaux', () => {
   test.beforeEach(async ({ page }) => signIn(page));
 
-  test('lists the 25 terminals, 8 declared', async ({ page }) => {
+  test('lists the 25 terminals, the 8 declared ones marked', async ({ page }) => {
     await open(page);
     await expect(terminalList(page).getByRole('button')).toHaveCount(25);
-    await expect(page.getByText('8 déclarés sur 25')).toBeVisible();
+    // 8 in the fixture (the edit test below declares #25 too).
+    await expect(page.getByText(/^\d+ déclarés sur 25$/)).toBeVisible();
+    for (let n = 1; n <= 8; n++) await expect(terminal(page, n)).toContainText('Déclaré');
+    await expect(terminal(page, 24)).not.toContainText('Déclaré');
     await expect(page.getByText("Sélectionnez un terminal pour l'éditer")).toBeVisible();
   });
 
@@ -33,7 +36,9 @@ test.describe('Terminaux', () => {
     await open(page);
     await terminal(page, 25).click();
     await expect(page.getByRole('heading', { name: /^Édition du terminal #25 - / })).toBeVisible();
-    await page.getByLabel("Nom de l'utilisateur").fill('Terminal E2E');
+    // A name of its own, so that the form is dirty even when an earlier run saved the same values.
+    const name = `Terminal E2E ${Date.now() % 1_000_000}`;
+    await page.getByLabel("Nom de l'utilisateur").fill(name);
     await page.getByLabel('Identifiant Tablette / PC').fill('E2E-TAB-25');
     await page.getByRole('combobox', { name: /^Technicien par défaut/ }).click();
     await page.getByRole('option', { name: 'MERCIER Julien' }).click();
@@ -51,19 +56,19 @@ test.describe('Terminaux', () => {
     const dialog = page.getByRole('alertdialog', { name: 'Modifications non sauvegardées' });
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Rester sur ce terminal' }).click();
-    await expect(page.getByLabel("Nom de l'utilisateur")).toHaveValue('Terminal E2E');
+    await expect(page.getByLabel("Nom de l'utilisateur")).toHaveValue(name);
 
     await page.getByRole('button', { name: 'Valider' }).click();
     await expect(
       page.getByText('Les modifications ont été enregistrées avec succès', { exact: true }).first(),
     ).toBeVisible();
     await expect(page.getByText('Modifications non enregistrées')).toHaveCount(0);
-    await expect(page.getByRole('heading', { name: 'Édition du terminal #25 - Terminal E2E' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Édition du terminal #25 - ${name}` })).toBeVisible();
     await expect(terminal(page, 25)).toContainText('Déclaré');
 
     await page.reload();
     await terminal(page, 25).click();
-    await expect(page.getByLabel("Nom de l'utilisateur")).toHaveValue('Terminal E2E');
+    await expect(page.getByLabel("Nom de l'utilisateur")).toHaveValue(name);
     await expect(page.getByLabel('Identifiant Tablette / PC')).toHaveValue('E2E-TAB-25');
     await expect(page.getByRole('combobox', { name: /^Technicien par défaut/ })).toHaveText('MERCIER Julien');
     await expect(page.getByRole('checkbox', { name: 'FAURE Claire' })).toBeChecked();
