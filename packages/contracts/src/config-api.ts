@@ -48,7 +48,12 @@ export const ZExclusionsResponse = zVersioned(ZExclusionsView);
 export type TExclusionsResponse = z.infer<typeof ZExclusionsResponse>;
 export const ZComplementResponse = zVersioned(ZComplementView);
 export type TComplementResponse = z.infer<typeof ZComplementResponse>;
-export const ZPlanificationsResponse = zVersioned(ZPlanificationsView);
+/** Info/Exe and Info/Serial, which the schedule save sends back as `xmlInfo` (spec §7). */
+export const ZXmlInfo = z.object({ exe: z.string(), serial: z.string() });
+export type TXmlInfo = z.infer<typeof ZXmlInfo>;
+export const ZPlanificationsScreenView = ZPlanificationsView.extend({ xmlInfo: ZXmlInfo });
+export type TPlanificationsScreenView = z.infer<typeof ZPlanificationsScreenView>;
+export const ZPlanificationsResponse = zVersioned(ZPlanificationsScreenView);
 export type TPlanificationsResponse = z.infer<typeof ZPlanificationsResponse>;
 export const ZTerminalsResponse = zVersioned(
   ZTerminalsView.extend({ authorizations: ZGlobalAuthorizations }),

@@ -568,6 +568,11 @@ describe('plannings', () => {
       timeZone: 'America/New_York',
       timeZoneOffset: '-05:00',
       plannings: [{ day: 8, time: '06:00', type: 'C' }],
+      // Info/Exe and Info/Serial, decoded from the connector's text convention.
+      xmlInfo: {
+        exe: 'C:\\Mes Projets\\Synchro NuxiDev\\Exe\\Exécutable Windows 64 bits\\Synchro NuxiDev.exe',
+        serial: 'DEMO-EB15-AB22-A1BA-5B66',
+      },
     });
     const inst = await findInstallationBySyncId(db, syncId);
     expect(inst?.timeZone).toBe('America/New_York');

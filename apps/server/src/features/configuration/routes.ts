@@ -33,6 +33,7 @@ import {
   ConfigXmlError,
   type ConfigDocument,
   type EditKind,
+  readInfo,
 } from '@synchro/config-xml';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -52,7 +53,10 @@ const VIEWS: Record<keyof typeof CONFIG_SECTION_PATHS, (doc: ConfigDocument) => 
   syncData: readSyncData,
   exclusions: readExclusions,
   complement: readComplement,
-  planifications: readPlanifications,
+  planifications: (doc) => {
+    const { exe, serial } = readInfo(doc);
+    return { ...readPlanifications(doc), xmlInfo: { exe, serial } };
+  },
   terminals: (doc) => ({ ...readTerminals(doc), authorizations: readGlobalAuthorizations(doc) }),
   dataLists: readDataLists,
 };

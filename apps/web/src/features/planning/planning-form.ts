@@ -1,4 +1,9 @@
-import type { TPlanificationsPayload, TPlanificationsView, TPlanning } from '@synchro/contracts';
+import type {
+  TPlanificationsPayload,
+  TPlanificationsScreenView,
+  TPlanning,
+  TXmlInfo,
+} from '@synchro/contracts';
 import { currentOffsetMinutes, formatOffsetValue } from './time-zones.ts';
 
 export interface PlanningForm {
@@ -7,6 +12,8 @@ export interface PlanningForm {
   /** FuseauHoraireValeur as read (used only when the zone is not an IANA name). */
   timeZoneOffset: string;
   plannings: TPlanning[];
+  /** Info/Exe and Info/Serial as the server read them, sent back with the save (spec §7). */
+  xmlInfo: TXmlInfo;
 }
 
 /** Spec §5: days 1 Lundi … 7 Dimanche, 8 Tous les jours. */
@@ -61,10 +68,11 @@ export const timeOptions = (current: string) =>
     (t) => t,
   );
 
-export const toPlanningForm = (view: TPlanificationsView): PlanningForm => ({
+export const toPlanningForm = (view: TPlanificationsScreenView): PlanningForm => ({
   timeZone: view.timeZone.trim(),
   timeZoneOffset: view.timeZoneOffset.trim(),
   plannings: view.plannings.map((p) => ({ day: p.day, time: normaliseTime(p.time), type: p.type.trim() })),
+  xmlInfo: view.xmlInfo,
 });
 
 /** `{value, label}` of the save: label = the zone as stored, value = its offset now (±hh:mm). */
@@ -78,43 +86,22 @@ export function timeZonePayload(
   return { value: formatOffsetValue(offset), label: form.timeZone };
 }
 
-export interface XmlInfo {
-  exe: string;
-  serial: string;
-}
-
 /** POST /api/plannings (spec §7). The time zone is left out only when none can be written. */
-export function toPlanningPayload(form: PlanningForm, xmlInfo: XmlInfo): TPlanificationsPayload {
+export function toPlanningPayload(form: PlanningForm): TPlanificationsPayload {
   const timeZone = timeZonePayload(form);
   return {
     plannings: form.plannings.map((p) => ({ day: p.day, time: p.time, type: p.type as 'C' | 'R' | 'I' })),
-    xmlInfo,
+    xmlInfo: form.xmlInfo,
     ...(timeZone ? { timeZone } : {}),
   };
 }
 
-export function toPlanningView(form: PlanningForm): TPlanificationsView {
+export function toPlanningView(form: PlanningForm): TPlanificationsScreenView {
   const timeZone = timeZonePayload(form);
   return {
     timeZone: form.timeZone,
     timeZoneOffset: timeZone?.value ?? form.timeZoneOffset,
     plannings: form.plannings.map((p) => ({ ...p })),
+    xmlInfo: form.xmlInfo,
   };
-}
-
-const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-/**
- * Info/Exe and Info/Serial of the user's ConfigConnecteur, sent as `xmlInfo` as the legacy console
- * did. The server does not use them (the contract says so); a plain read of two text nodes, not a
- * parse of the document.
- */
-export function readXmlInfo(configText: string | undefined): XmlInfo {
-  const info = /<Info>([\s\S]*?)<\/Info>/.exec(configText ?? '')?.[1] ?? '';
-  const field = (tag: string) =>
-    (new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(info)?.[1] ?? '').replace(
-      /&(lt|gt|amp|quot|apos);/g,
-      (_, name: string) => XML_ENTITIES[name] ?? '',
-    );
-  return { exe: field('Exe'), serial: field('Serial') };
 }

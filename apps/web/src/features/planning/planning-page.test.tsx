@@ -5,8 +5,10 @@ import type { TPlanificationsResponse } from '@synchro/contracts';
 import { zoneOffsetMinutes } from '@synchro/contracts/time';
 import { demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
-import { TIME_OPTIONS, readXmlInfo, timeZonePayload, toPlanningForm } from './planning-form.ts';
+import { TIME_OPTIONS, timeZonePayload, toPlanningForm } from './planning-form.ts';
 import { formatOffsetValue, parseOffset, TIME_ZONES, timeZoneOptions } from './time-zones.ts';
+
+const NO_INFO = { exe: '', serial: '' };
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -21,6 +23,7 @@ const view: TPlanificationsResponse = {
       { day: 1, time: '08:00', type: 'C' },
       { day: 8, time: '12:30', type: 'R' },
     ],
+    xmlInfo: { exe: 'C:\\Synchro\\Synchro & Co.exe', serial: 'DEMO-1234' },
   },
 };
 
@@ -87,17 +90,18 @@ describe('Planification', () => {
       timeZone: 'GMT+1 Central European Time',
       timeZoneOffset: '',
       plannings: [],
+      xmlInfo: NO_INFO,
     });
     expect(timeZonePayload(legacy)).toEqual({ value: '+01:00', label: 'GMT+1 Central European Time' });
-    const paris = toPlanningForm({ timeZone: 'Europe/Paris', timeZoneOffset: '+01:00', plannings: [] });
+    const paris = toPlanningForm({
+      timeZone: 'Europe/Paris',
+      timeZoneOffset: '+01:00',
+      plannings: [],
+      xmlInfo: NO_INFO,
+    });
     expect(timeZonePayload(paris, Date.UTC(2025, 6, 1))).toEqual({ value: '+02:00', label: 'Europe/Paris' });
     expect(timeZonePayload(paris, Date.UTC(2025, 0, 1))).toEqual({ value: '+01:00', label: 'Europe/Paris' });
-    expect(timeZonePayload({ timeZone: '', timeZoneOffset: '', plannings: [] })).toBeNull();
-    expect(readXmlInfo(user.ConfigConnecteur)).toEqual({
-      exe: 'C:\\Synchro\\Synchro & Co.exe',
-      serial: 'DEMO-1234',
-    });
-    expect(readXmlInfo(undefined)).toEqual({ exe: '', serial: '' });
+    expect(timeZonePayload({ timeZone: '', timeZoneOffset: '', plannings: [], xmlInfo: NO_INFO })).toBeNull();
   });
 
   it('shows the time zone, its offset and every schedule', async () => {
@@ -133,7 +137,10 @@ describe('Planification', () => {
   });
 
   it('shows no offset badge for a zone at UTC, and the empty message without schedules', async () => {
-    show({}, { version: 2, data: { timeZone: 'UTC', timeZoneOffset: '+00:00', plannings: [] } });
+    show(
+      {},
+      { version: 2, data: { timeZone: 'UTC', timeZoneOffset: '+00:00', plannings: [], xmlInfo: NO_INFO } },
+    );
     expect(
       await screen.findByText(
         'Aucune planification trouvée. Cliquez sur "Ajouter" pour créer une nouvelle planification.',

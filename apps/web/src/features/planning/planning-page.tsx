@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { CalendarClock, Globe, Info, Plus, Trash2 } from 'lucide-react';
-import type { TPlanificationsView, TPlanning } from '@synchro/contracts';
+import type { TPlanificationsPayload, TPlanificationsScreenView, TPlanning } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField, FormSection } from '../../components/ui/form.tsx';
@@ -16,7 +16,6 @@ import { toast } from '../../components/ui/toast-store.ts';
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { formatUtcOffset } from '../../lib/format.ts';
-import { useAuth } from '../auth/auth-context.ts';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import {
@@ -24,7 +23,6 @@ import {
   NEW_PLANNING,
   TYPE_OPTIONS,
   dayLabel,
-  readXmlInfo,
   timeOptions,
   toPlanningForm,
   toPlanningPayload,
@@ -248,18 +246,12 @@ function PlanningTable({
 }
 
 export default function PlanningPage() {
-  const { user } = useAuth();
-  const configText = user?.ConfigConnecteur;
-  const toPayload = useCallback(
-    (form: PlanningForm) => toPlanningPayload(form, readXmlInfo(configText)),
-    [configText],
-  );
-  const section = useConfigSection<TPlanificationsView, PlanningForm, ReturnType<typeof toPayload>>({
+  const section = useConfigSection<TPlanificationsScreenView, PlanningForm, TPlanificationsPayload>({
     section: 'planifications',
     readPath: '/api/config/planifications',
     savePath: '/api/plannings',
     toForm: toPlanningForm,
-    toPayload,
+    toPayload: toPlanningPayload,
     toView: toPlanningView,
     successMessage: PLANNINGS_SAVED,
     failureMessage: PLANNINGS_SAVE_FAILED,
