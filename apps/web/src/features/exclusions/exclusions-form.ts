@@ -90,20 +90,32 @@ export interface VisibleFamily {
   openedByFilter: boolean;
 }
 
+/** The searchable text of each family and sub-family, computed once per list. */
+export interface FamilyIndex {
+  family: Family;
+  text: string;
+  subTexts: string[];
+}
+
+export const indexFamilies = (families: readonly Family[]): FamilyIndex[] =>
+  families.map((family) => ({
+    family,
+    text: searchText(`${family.libelle} ${family.id}`),
+    subTexts: family.subFamilies.map((s) => searchText(`${s.libelle} ${s.id}`)),
+  }));
+
 /** The families a filter keeps: by name or code of the family, or of one of its sub-families. */
-export function filterFamilies(families: readonly Family[], filter: string): VisibleFamily[] {
+export function filterFamilies(index: readonly FamilyIndex[], filter: string): VisibleFamily[] {
   const q = searchText(filter);
   if (q === '')
-    return families.map((family) => ({ family, subFamilies: family.subFamilies, openedByFilter: false }));
+    return index.map(({ family }) => ({ family, subFamilies: family.subFamilies, openedByFilter: false }));
   const out: VisibleFamily[] = [];
-  for (const family of families) {
-    if (searchText(family.libelle).includes(q) || searchText(family.id).includes(q)) {
+  for (const { family, text, subTexts } of index) {
+    if (text.includes(q)) {
       out.push({ family, subFamilies: family.subFamilies, openedByFilter: false });
       continue;
     }
-    const subs = family.subFamilies.filter(
-      (s) => searchText(s.libelle).includes(q) || searchText(s.id).includes(q),
-    );
+    const subs = family.subFamilies.filter((_, i) => subTexts[i]?.includes(q));
     if (subs.length > 0) out.push({ family, subFamilies: subs, openedByFilter: true });
   }
   return out;

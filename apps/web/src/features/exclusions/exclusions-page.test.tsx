@@ -5,7 +5,7 @@ import type { TDataListsResponse, TExclusionsResponse, TFamily } from '@synchro/
 import { demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
 import { FAMILY_PAGE } from './exclusions-page.tsx';
-import { filterFamilies, toExclusionsForm, toExclusionsPayload } from './exclusions-form.ts';
+import { filterFamilies, indexFamilies, toExclusionsForm, toExclusionsPayload } from './exclusions-form.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -94,7 +94,7 @@ describe('Exclusions: rules', () => {
   });
 
   it('filters by family or sub-family, ignoring case and accents', () => {
-    const families = lists().data.famillesArticles;
+    const families = indexFamilies(lists().data.famillesArticles);
     expect(filterFamilies(families, 'chauf').map((v) => v.family.id)).toEqual(['CHAUFFAGE|']);
     const bySub = filterFamilies(families, '+ 900 PIECES');
     expect(bySub.map((v) => [v.family.id, v.subFamilies.map((s) => s.id), v.openedByFilter])).toEqual([

@@ -1,4 +1,4 @@
-import { memo, useCallback, useId, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight, Search } from 'lucide-react';
 import type { TDataLists, TExclusion, TExclusionType } from '@synchro/contracts';
@@ -14,6 +14,7 @@ import {
   EXCLUSION_COLUMNS,
   exclusionKey,
   filterFamilies,
+  indexFamilies,
   setExcluded,
   subExclusionLibelle,
   toExclusionsForm,
@@ -195,7 +196,10 @@ function ExclusionColumn({
     });
   }, []);
 
-  const visible = useMemo(() => filterFamilies(families, filter), [families, filter]);
+  const index = useMemo(() => indexFamilies(families), [families]);
+  // Typing stays responsive in big lists: the list follows the filter when React has time.
+  const deferredFilter = useDeferredValue(filter);
+  const visible = useMemo(() => filterFamilies(index, deferredFilter), [index, deferredFilter]);
   const checked = useMemo(() => {
     const keys = new Set<string>();
     for (const x of form) if (x.type === type) keys.add(exclusionKey(type, x.id));
