@@ -1,4 +1,4 @@
-import { memo, useCallback, useId, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, type KeyboardEvent } from 'react';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -127,6 +127,16 @@ export default function SyncDataPage() {
   const { update } = section;
   const allId = useId();
   const hintId = useId();
+
+  // Keyboard focus going up the table must not hide under the app header and the sticky table head.
+  useEffect(() => {
+    const root = document.documentElement;
+    const previous = root.style.scrollPaddingTop;
+    root.style.scrollPaddingTop = '7.5rem';
+    return () => {
+      root.style.scrollPaddingTop = previous;
+    };
+  }, []);
 
   const onComplete = useCallback(
     (index: number, Complete: boolean) =>
