@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ZConfigDiagnostic } from '@synchro/contracts';
+import { SECRET_PLACEHOLDER, ZConfigDiagnostic } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
 import { diagnoseConfig } from '../src/diagnostic/diagnose.ts';
 import { encodeOneLevel } from '../src/diagnostic/encoding-runs.ts';
@@ -218,5 +218,37 @@ describe('diagnoseConfig on broken input', () => {
     expect(diagnostic.isValid).toBe(false);
     expect(diagnostic.parseError).toContain('trop volumineux');
     expect(diagnostic.issues.map((issue) => issue.code)).toEqual(['too-large']);
+  });
+});
+
+describe('secrets in the context lines', () => {
+  // The fixture's secrets, read independently of the engine.
+  const secrets = [
+    ...[...fixture.matchAll(/<MDP>([^<]+)<\/MDP>/g)].map((m) => m[1] ?? ''),
+    ...[...fixture.matchAll(/<Valeur>([^<]+)<\/Valeur>/g)].map((m) => m[1] ?? ''),
+  ].filter((s) => s.length > 1);
+
+  it('never shows a password, token or customer-area login of a broken document', () => {
+    expect(secrets.length).toBeGreaterThan(2);
+    // Break the document right beside each kind of secret: the context lines then hold them.
+    const breakAfter = (marker: string) => fixture.replace(marker, `${marker}\n</Oops>`);
+    for (const broken of [
+      breakAfter('<MDP>Demo-75e469</MDP>'),
+      breakAfter('<Valeur>PGpldG9uLWRlLWRlbW9uc3RyYXRpb24vPg==</Valeur>'),
+      breakAfter('<Utilisateur>DEMOA001</Utilisateur>'),
+    ]) {
+      const d = diagnoseConfig(broken);
+      expect(d.isValid).toBe(false);
+      const shown = d.problematicContent.map((l) => l.content).join('\n');
+      expect(shown).toContain(SECRET_PLACEHOLDER);
+      for (const secret of secrets) expect(JSON.stringify(d)).not.toContain(secret);
+    }
+  });
+
+  it('keeps the line numbers of the stored document when a secret spans lines', () => {
+    const text = '<Connexion>\n<Sources><Source><MDP>a\nb\nc</MDP>\n<Oops></Sources>\n</Connexion>';
+    const d = diagnoseConfig(text);
+    const line = d.problematicContent.find((l) => l.isProblematic);
+    expect(text.split('\n')[(line?.lineNumber ?? 0) - 1]).toBe(line?.content);
   });
 });

@@ -13,6 +13,7 @@ import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { segments } from './segments.ts';
 import { strictScan } from './well-formed.ts';
+import { maskSecrets } from './mask-secrets.ts';
 
 /** Lines shown on each side of the problematic line. */
 const CONTEXT_LINES = 3;
@@ -146,7 +147,9 @@ function diagnose(text: string): TConfigDiagnostic {
     parseError,
     problematicLine,
     problematicContent:
-      problematicLine === null ? [] : contextAround(lines, problematicLine, problematicColumn),
+      problematicLine === null
+        ? []
+        : contextAround(lineIndex(maskSecrets(text)), problematicLine, problematicColumn),
     extractionResults,
     issues,
   };
