@@ -76,3 +76,42 @@ export function SelectItem({ className, children, ...props }: ComponentProps<typ
     </SelectPrimitive.Item>
   );
 }
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+export interface OptionsSelectProps extends Omit<ComponentProps<typeof SelectTrigger>, 'children'> {
+  value: string;
+  onValueChange: (value: string) => void;
+  options: readonly SelectOption[];
+  /** Shown by the trigger while the value matches no option. */
+  placeholder?: string;
+  contentClassName?: string;
+}
+
+/** A Radix Select fed by a list of options; the other props go to its trigger (id, aria, className). */
+export function OptionsSelect({
+  value,
+  onValueChange,
+  options,
+  placeholder,
+  contentClassName,
+  ...trigger
+}: OptionsSelectProps) {
+  return (
+    <Select value={value} onValueChange={onValueChange}>
+      <SelectTrigger {...trigger}>
+        <SelectValue placeholder={placeholder} />
+      </SelectTrigger>
+      <SelectContent className={contentClassName}>
+        {options.map((o) => (
+          <SelectItem key={o.value} value={o.value}>
+            {o.label}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}

@@ -3,13 +3,7 @@ import { Code, Mail, Plug } from 'lucide-react';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
 import { Input, Textarea } from '../../components/ui/input.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '../../components/ui/select.tsx';
+import { OptionsSelect } from '../../components/ui/select.tsx';
 import { ComingSoonButton } from '../config-form/coming-soon-button.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { TextField } from '../config-form/text-field.tsx';
@@ -81,21 +75,14 @@ export default function ComplementPage() {
               />
               <FormField label="Drive pour la GED" aside={<ComingSoonButton>Connecter</ComingSoonButton>}>
                 {({ id, labelId, ...aria }) => (
-                  <Select
+                  <OptionsSelect
+                    id={id}
+                    aria-labelledby={`${labelId} ${id}`}
+                    {...aria}
                     value={form.driveType}
                     onValueChange={(driveType) => update((f) => ({ ...f, driveType }))}
-                  >
-                    <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {driveOptions(form.driveType).map((o) => (
-                        <SelectItem key={o.value} value={o.value}>
-                          {o.label}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
+                    options={driveOptions(form.driveType)}
+                  />
                 )}
               </FormField>
             </FormSection>

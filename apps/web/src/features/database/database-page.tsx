@@ -2,13 +2,7 @@ import { CircleCheck, CircleX, Database } from 'lucide-react';
 import type { TSourcesView, TSourceView } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '../../components/ui/select.tsx';
+import { OptionsSelect } from '../../components/ui/select.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { SecretInput } from '../config-form/secret-input.tsx';
@@ -60,21 +54,14 @@ function SourceBlock({
     >
       <FormField label="Provider">
         {({ id, labelId, ...aria }) => (
-          <Select
+          <OptionsSelect
+            id={id}
+            aria-labelledby={`${labelId} ${id}`}
+            {...aria}
             value={toSelectValue(source.Provider)}
             onValueChange={(value) => onChange({ Provider: fromSelectValue(value) })}
-          >
-            <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {providerOptions(source.Provider).map((o) => (
-                <SelectItem key={o.value} value={o.value}>
-                  {o.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+            options={providerOptions(source.Provider)}
+          />
         )}
       </FormField>
       <TextField label="Serveur" value={source.Serveur} onChange={(v) => onChange({ Serveur: v })} />

@@ -2,13 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { CalendarDays, Users } from 'lucide-react';
 import type { TExternalCalendarsView } from '@synchro/contracts';
 import { FormField, FormSection } from '../../components/ui/form.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '../../components/ui/select.tsx';
+import { OptionsSelect } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { useAuth } from '../auth/auth-context.ts';
@@ -25,39 +19,11 @@ import {
   toExternalCalendarsView,
   toTypeSelectValue,
   withLibre,
-  type Choice,
   type ExternalCalendarsForm,
 } from './external-calendars-form.ts';
 
 export const CALENDARS_SAVED = 'Les agendas externes ont été mis à jour avec succès.';
 export const CALENDARS_SAVE_FAILED = 'Échec de la sauvegarde des agendas externes';
-
-function RowSelect({
-  label,
-  value,
-  options,
-  onChange,
-}: {
-  label: string;
-  value: string;
-  options: Choice[];
-  onChange: (value: string) => void;
-}) {
-  return (
-    <Select value={value} onValueChange={onChange}>
-      <SelectTrigger aria-label={label} className="min-w-48">
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent className="max-h-72">
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
-  );
-}
 
 export default function ExternalCalendarsPage() {
   const { user } = useAuth();
@@ -84,19 +50,23 @@ export default function ExternalCalendarsPage() {
   const compact = useMediaQuery('(max-width: 639px)');
   const controls = (m: ExternalCalendarsForm['mappings'][number], i: number) => ({
     employee: (
-      <RowSelect
-        label={`Salarié de la ligne ${i + 1}`}
+      <OptionsSelect
+        aria-label={`Salarié de la ligne ${i + 1}`}
+        className="min-w-48"
+        contentClassName="max-h-72"
         value={m.ID_Salarie}
         options={withLibre(employees, m.ID_Salarie)}
-        onChange={(ID_Salarie) => setRow(i, { ID_Salarie })}
+        onValueChange={(ID_Salarie) => setRow(i, { ID_Salarie })}
       />
     ),
     agenda: (
-      <RowSelect
-        label={`Agenda de la ligne ${i + 1}`}
+      <OptionsSelect
+        aria-label={`Agenda de la ligne ${i + 1}`}
+        className="min-w-48"
+        contentClassName="max-h-72"
         value={m.ID_Agenda}
         options={withLibre(agendas, m.ID_Agenda)}
-        onChange={(ID_Agenda) => setRow(i, { ID_Agenda })}
+        onValueChange={(ID_Agenda) => setRow(i, { ID_Agenda })}
       />
     ),
   });
@@ -119,21 +89,14 @@ export default function ExternalCalendarsPage() {
           >
             <FormField label="Type d'agenda" className="grid-cols-1 @xl:max-w-xl">
               {({ id, labelId, ...aria }) => (
-                <Select
+                <OptionsSelect
+                  id={id}
+                  aria-labelledby={`${labelId} ${id}`}
+                  {...aria}
                   value={toTypeSelectValue(form.agendaType)}
                   onValueChange={(value) => update((f) => ({ ...f, agendaType: fromTypeSelectValue(value) }))}
-                >
-                  <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {agendaTypeOptions(form.agendaType).map((o) => (
-                      <SelectItem key={o.value} value={o.value}>
-                        {o.label}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
+                  options={agendaTypeOptions(form.agendaType)}
+                />
               )}
             </FormField>
           </FormSection>

@@ -4,13 +4,7 @@ import type { TPlanificationsPayload, TPlanificationsScreenView, TPlanning } fro
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField, FormSection } from '../../components/ui/form.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '../../components/ui/select.tsx';
+import { OptionsSelect } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
@@ -70,52 +64,19 @@ function TimeZoneBlock({ form, onChange }: { form: PlanningForm; onChange: (zone
       </div>
       <FormField label="Fuseau horaire" className="grid-cols-1 @xl:max-w-xl">
         {({ id, labelId, ...aria }) => (
-          <Select value={form.timeZone} onValueChange={onChange}>
-            <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
-              <SelectValue placeholder="Choisissez un fuseau horaire" />
-            </SelectTrigger>
-            <SelectContent className="max-h-80">
-              {timeZoneOptions(form.timeZone).map((o) => (
-                <SelectItem key={o.value} value={o.value}>
-                  {o.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <OptionsSelect
+            id={id}
+            aria-labelledby={`${labelId} ${id}`}
+            {...aria}
+            value={form.timeZone}
+            onValueChange={onChange}
+            options={timeZoneOptions(form.timeZone)}
+            placeholder="Choisissez un fuseau horaire"
+            contentClassName="max-h-80"
+          />
         )}
       </FormField>
     </FormSection>
-  );
-}
-
-function RowSelect({
-  label,
-  value,
-  options,
-  onChange,
-  className,
-  rowControl,
-}: {
-  label: string;
-  value: string;
-  options: { value: string; label: string }[];
-  onChange: (value: string) => void;
-  className?: string;
-  rowControl?: string;
-}) {
-  return (
-    <Select value={value} onValueChange={onChange}>
-      <SelectTrigger aria-label={label} className={className} data-row-control={rowControl}>
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent className="max-h-72">
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
   );
 }
 
@@ -140,34 +101,37 @@ function PlanningTable({
     const row = `planification ${i + 1}`;
     return {
       day: (
-        <RowSelect
-          label={`Jour de synchronisation, ${row}`}
-          rowControl={`day-${i}`}
+        <OptionsSelect
+          contentClassName="max-h-72"
+          aria-label={`Jour de synchronisation, ${row}`}
+          data-row-control={`day-${i}`}
           className="min-w-40"
           value={String(p.day)}
           options={withStored(DAY_OPTIONS, p.day, (d) => `Jour ${d} (valeur enregistrée)`).map((o) => ({
             value: String(o.value),
             label: o.label,
           }))}
-          onChange={(v) => onChange(i, { day: Number(v) })}
+          onValueChange={(v) => onChange(i, { day: Number(v) })}
         />
       ),
       time: (
-        <RowSelect
-          label={`Heure de synchronisation, ${row}`}
+        <OptionsSelect
+          contentClassName="max-h-72"
+          aria-label={`Heure de synchronisation, ${row}`}
           className="min-w-28 tabular-nums"
           value={p.time}
           options={timeOptions(p.time)}
-          onChange={(time) => onChange(i, { time })}
+          onValueChange={(time) => onChange(i, { time })}
         />
       ),
       type: (
-        <RowSelect
-          label={`Type de synchronisation, ${row}`}
+        <OptionsSelect
+          contentClassName="max-h-72"
+          aria-label={`Type de synchronisation, ${row}`}
           className="min-w-52"
           value={p.type}
           options={withStored(TYPE_OPTIONS, p.type as 'C', (t) => `${t} (valeur enregistrée)`)}
-          onChange={(type) => onChange(i, { type })}
+          onValueChange={(type) => onChange(i, { type })}
         />
       ),
       remove: (

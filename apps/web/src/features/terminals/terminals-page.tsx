@@ -20,13 +20,7 @@ import { ErrorState } from '../../components/ui/error-state.tsx';
 import { FormField, SaveBar } from '../../components/ui/form.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '../../components/ui/select.tsx';
+import { OptionsSelect } from '../../components/ui/select.tsx';
 import { LoadingState } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { api, errorDetail } from '../../lib/api-client.ts';
@@ -281,25 +275,20 @@ function EmployeeSelect({
   options: { value: string; label: string }[];
   onChange: (value: string) => void;
 }) {
-  const all = [...options];
+  const all = [{ value: NONE, label: noneLabel }, ...options];
   if (value !== '' && !options.some((o) => o.value === value))
     all.push({ value, label: `Inconnu (${value})` });
   return (
     <FormField label={label}>
       {({ id, labelId, ...aria }) => (
-        <Select value={value === '' ? NONE : value} onValueChange={(v) => onChange(v === NONE ? '' : v)}>
-          <SelectTrigger id={id} aria-labelledby={`${labelId} ${id}`} {...aria}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={NONE}>{noneLabel}</SelectItem>
-            {all.map((o) => (
-              <SelectItem key={o.value} value={o.value}>
-                {o.label}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+        <OptionsSelect
+          id={id}
+          aria-labelledby={`${labelId} ${id}`}
+          {...aria}
+          value={value === '' ? NONE : value}
+          onValueChange={(v) => onChange(v === NONE ? '' : v)}
+          options={all}
+        />
       )}
     </FormField>
   );
