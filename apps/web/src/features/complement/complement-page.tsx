@@ -3,9 +3,9 @@ import { Code, Mail, Plug } from 'lucide-react';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
 import { Input, Textarea } from '../../components/ui/input.tsx';
-import { OptionsSelect } from '../../components/ui/select.tsx';
 import { ComingSoonButton } from '../config-form/coming-soon-button.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { SelectField } from '../config-form/select-field.tsx';
 import { TextField } from '../config-form/text-field.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import {
@@ -73,18 +73,13 @@ export default function ComplementPage() {
                 value={form.googleApiKey}
                 onChange={(googleApiKey) => update((f) => ({ ...f, googleApiKey }))}
               />
-              <FormField label="Drive pour la GED" aside={<ComingSoonButton>Connecter</ComingSoonButton>}>
-                {({ id, labelId, ...aria }) => (
-                  <OptionsSelect
-                    id={id}
-                    aria-labelledby={`${labelId} ${id}`}
-                    {...aria}
-                    value={form.driveType}
-                    onValueChange={(driveType) => update((f) => ({ ...f, driveType }))}
-                    options={driveOptions(form.driveType)}
-                  />
-                )}
-              </FormField>
+              <SelectField
+                label="Drive pour la GED"
+                aside={<ComingSoonButton>Connecter</ComingSoonButton>}
+                value={form.driveType}
+                onValueChange={(driveType) => update((f) => ({ ...f, driveType }))}
+                options={driveOptions(form.driveType)}
+              />
             </FormSection>
 
             <FormSection

@@ -2,10 +2,10 @@ import { CircleCheck, CircleX, Database } from 'lucide-react';
 import type { TSourcesView, TSourceView } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
-import { OptionsSelect } from '../../components/ui/select.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { SecretInput } from '../config-form/secret-input.tsx';
+import { SelectField } from '../config-form/select-field.tsx';
 import { TextField } from '../config-form/text-field.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import { fromSelectValue, providerOptions, toSelectValue } from './providers.ts';
@@ -52,18 +52,12 @@ function SourceBlock({
       icon={<Database aria-hidden="true" />}
       status={<ConnectionStatus source={initial} />}
     >
-      <FormField label="Provider">
-        {({ id, labelId, ...aria }) => (
-          <OptionsSelect
-            id={id}
-            aria-labelledby={`${labelId} ${id}`}
-            {...aria}
-            value={toSelectValue(source.Provider)}
-            onValueChange={(value) => onChange({ Provider: fromSelectValue(value) })}
-            options={providerOptions(source.Provider)}
-          />
-        )}
-      </FormField>
+      <SelectField
+        label="Provider"
+        value={toSelectValue(source.Provider)}
+        onValueChange={(value) => onChange({ Provider: fromSelectValue(value) })}
+        options={providerOptions(source.Provider)}
+      />
       <TextField label="Serveur" value={source.Serveur} onChange={(v) => onChange({ Serveur: v })} />
       <TextField label="Base de données" value={source.Nom_BDD} onChange={(v) => onChange({ Nom_BDD: v })} />
       <FormCheckField label="Lecture seule" className="@xl:self-end @xl:pb-2.5">

@@ -1,12 +1,13 @@
 import { useCallback, useMemo } from 'react';
 import { CalendarDays, Users } from 'lucide-react';
 import type { TExternalCalendarsView } from '@synchro/contracts';
-import { FormField, FormSection } from '../../components/ui/form.tsx';
+import { FormSection } from '../../components/ui/form.tsx';
 import { OptionsSelect } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { useAuth } from '../auth/auth-context.ts';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { SelectField } from '../config-form/select-field.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import {
   agendaChoices,
@@ -87,18 +88,13 @@ export default function ExternalCalendarsPage() {
             icon={<CalendarDays aria-hidden="true" />}
             contentClassName="grid-cols-1 @xl:grid-cols-1"
           >
-            <FormField label="Type d'agenda" className="grid-cols-1 @xl:max-w-xl">
-              {({ id, labelId, ...aria }) => (
-                <OptionsSelect
-                  id={id}
-                  aria-labelledby={`${labelId} ${id}`}
-                  {...aria}
-                  value={toTypeSelectValue(form.agendaType)}
-                  onValueChange={(value) => update((f) => ({ ...f, agendaType: fromTypeSelectValue(value) }))}
-                  options={agendaTypeOptions(form.agendaType)}
-                />
-              )}
-            </FormField>
+            <SelectField
+              label="Type d'agenda"
+              className="grid-cols-1 @xl:max-w-xl"
+              value={toTypeSelectValue(form.agendaType)}
+              onValueChange={(value) => update((f) => ({ ...f, agendaType: fromTypeSelectValue(value) }))}
+              options={agendaTypeOptions(form.agendaType)}
+            />
           </FormSection>
 
           <FormSection

@@ -3,7 +3,7 @@ import { CalendarClock, Globe, Info, Plus, Trash2 } from 'lucide-react';
 import type { TPlanificationsPayload, TPlanificationsScreenView, TPlanning } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { FormField, FormSection } from '../../components/ui/form.tsx';
+import { FormSection } from '../../components/ui/form.tsx';
 import { OptionsSelect } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
@@ -11,6 +11,7 @@ import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { formatUtcOffset } from '../../lib/format.ts';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { SelectField } from '../config-form/select-field.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import {
   DAY_OPTIONS,
@@ -62,20 +63,15 @@ function TimeZoneBlock({ form, onChange }: { form: PlanningForm; onChange: (zone
           </Badge>
         ) : null}
       </div>
-      <FormField label="Fuseau horaire" className="grid-cols-1 @xl:max-w-xl">
-        {({ id, labelId, ...aria }) => (
-          <OptionsSelect
-            id={id}
-            aria-labelledby={`${labelId} ${id}`}
-            {...aria}
-            value={form.timeZone}
-            onValueChange={onChange}
-            options={timeZoneOptions(form.timeZone)}
-            placeholder="Choisissez un fuseau horaire"
-            contentClassName="max-h-80"
-          />
-        )}
-      </FormField>
+      <SelectField
+        label="Fuseau horaire"
+        className="grid-cols-1 @xl:max-w-xl"
+        value={form.timeZone}
+        onValueChange={onChange}
+        options={timeZoneOptions(form.timeZone)}
+        placeholder="Choisissez un fuseau horaire"
+        contentClassName="max-h-80"
+      />
     </FormSection>
   );
 }

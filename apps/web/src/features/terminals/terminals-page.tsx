@@ -17,16 +17,16 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../components/ui/card.tsx';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { ErrorState } from '../../components/ui/error-state.tsx';
-import { FormField, SaveBar } from '../../components/ui/form.tsx';
+import { SaveBar } from '../../components/ui/form.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
-import { OptionsSelect } from '../../components/ui/select.tsx';
 import { LoadingState } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { api, errorDetail } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { SelectField } from '../config-form/select-field.tsx';
 import { TextField } from '../config-form/text-field.tsx';
 import { useConfigSection, type Versioned } from '../config-form/use-config-section.ts';
 import {
@@ -279,18 +279,12 @@ function EmployeeSelect({
   if (value !== '' && !options.some((o) => o.value === value))
     all.push({ value, label: `Inconnu (${value})` });
   return (
-    <FormField label={label}>
-      {({ id, labelId, ...aria }) => (
-        <OptionsSelect
-          id={id}
-          aria-labelledby={`${labelId} ${id}`}
-          {...aria}
-          value={value === '' ? NONE : value}
-          onValueChange={(v) => onChange(v === NONE ? '' : v)}
-          options={all}
-        />
-      )}
-    </FormField>
+    <SelectField
+      label={label}
+      value={value === '' ? NONE : value}
+      onValueChange={(v) => onChange(v === NONE ? '' : v)}
+      options={all}
+    />
   );
 }
 

@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { FormField } from '../../components/ui/form.tsx';
+import { OptionsSelect, type OptionsSelectProps } from '../../components/ui/select.tsx';
+
+export interface SelectFieldProps extends Pick<
+  OptionsSelectProps,
+  'value' | 'onValueChange' | 'options' | 'placeholder' | 'contentClassName'
+> {
+  label: string;
+  className?: string;
+  /** Something beside the select (e.g. a button), kept on its row. */
+  aside?: ReactNode;
+}
+
+/** A labelled select of a settings screen, named by its label then its value. */
+export function SelectField({ label, className, aside, ...select }: SelectFieldProps) {
+  return (
+    <FormField label={label} className={className} aside={aside}>
+      {({ id, labelId, ...aria }) => (
+        <OptionsSelect id={id} aria-labelledby={`${labelId} ${id}`} {...aria} {...select} />
+      )}
+    </FormField>
+  );
+}
