@@ -4,7 +4,7 @@ import { SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
 import { Button } from '../../components/ui/button.tsx';
 import { FieldHint } from '../../components/ui/label.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import type { FieldControlProps } from '../../components/ui/form.tsx';
+import { FormField, type FieldControlProps } from '../../components/ui/form.tsx';
 
 export interface SecretInputProps extends FieldControlProps {
   /** SECRET_PLACEHOLDER keeps the stored secret, '' means none, any other text replaces it. */
@@ -96,5 +96,21 @@ export function SecretInput({
         ) : null}
       </div>
     </div>
+  );
+}
+
+export interface SecretFieldProps extends Omit<SecretInputProps, keyof FieldControlProps | 'label'> {
+  /** The visible label. */
+  label: string;
+  /** Accessible name of the field, for the buttons beside it. */
+  secretLabel: string;
+}
+
+/** A labelled password field of a settings screen (see SecretInput). */
+export function SecretField({ label, secretLabel, ...secret }: SecretFieldProps) {
+  return (
+    <FormField label={label}>
+      {(control) => <SecretInput {...control} label={secretLabel} {...secret} />}
+    </FormField>
   );
 }

@@ -1,12 +1,14 @@
 import { CircleCheck, CircleX, Database } from 'lucide-react';
 import type { TSourcesView, TSourceView } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
-import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
+import { FormCheckField, FormSection } from '../../components/ui/form.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
-import { SecretInput } from '../config-form/secret-input.tsx';
+import { BlockGrid } from '../config-form/block-grid.tsx';
+import { SecretField } from '../config-form/secret-input.tsx';
 import { SelectField } from '../config-form/select-field.tsx';
 import { TextField } from '../config-form/text-field.tsx';
+import { patchAt } from '../config-form/patch-at.ts';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import { fromSelectValue, providerOptions, toSelectValue } from './providers.ts';
 import { toSourcesForm, toSourcesPayload, toSourcesView, type SourceForm } from './sources-form.ts';
@@ -76,17 +78,13 @@ function SourceBlock({
         value={source.Utilisateur}
         onChange={(v) => onChange({ Utilisateur: v })}
       />
-      <FormField label="Mot de passe">
-        {(control) => (
-          <SecretInput
-            {...control}
-            label={`Mot de passe de la connexion ${n}`}
-            value={source.MDP}
-            initial={initial?.MDP ?? ''}
-            onChange={(MDP) => onChange({ MDP })}
-          />
-        )}
-      </FormField>
+      <SecretField
+        label="Mot de passe"
+        secretLabel={`Mot de passe de la connexion ${n}`}
+        value={source.MDP}
+        initial={initial?.MDP ?? ''}
+        onChange={(MDP) => onChange({ MDP })}
+      />
     </FormSection>
   );
 }
@@ -111,21 +109,17 @@ export default function DatabasePage() {
       section={section}
     >
       {(form) => (
-        <div className="grid gap-6 2xl:grid-cols-2">
+        <BlockGrid>
           {form.sources.map((source, i) => (
             <SourceBlock
               key={i}
               index={i}
               source={source}
               initial={initial?.sources[i]}
-              onChange={(patch) =>
-                section.update((f) => ({
-                  sources: f.sources.map((s, j) => (j === i ? { ...s, ...patch } : s)),
-                }))
-              }
+              onChange={(patch) => section.update((f) => ({ sources: patchAt(f.sources, i, patch) }))}
             />
           ))}
-        </div>
+        </BlockGrid>
       )}
     </ConfigSectionScreen>
   );

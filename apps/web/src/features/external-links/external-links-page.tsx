@@ -1,9 +1,11 @@
 import { FolderInput, Link2 } from 'lucide-react';
 import type { TExternalLinksView } from '@synchro/contracts';
-import { FormField, FormSection } from '../../components/ui/form.tsx';
+import { FormSection } from '../../components/ui/form.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
-import { SecretInput } from '../config-form/secret-input.tsx';
+import { BlockGrid } from '../config-form/block-grid.tsx';
+import { SecretField } from '../config-form/secret-input.tsx';
 import { TextField } from '../config-form/text-field.tsx';
+import { patchAt } from '../config-form/patch-at.ts';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import {
   toExternalLinksForm,
@@ -46,17 +48,13 @@ function LiaisonBlock({
         value={liaison.Utilisateur}
         onChange={(Utilisateur) => onChange({ Utilisateur })}
       />
-      <FormField label="Mot de passe">
-        {(control) => (
-          <SecretInput
-            {...control}
-            label={`Mot de passe du logiciel maître ${n}`}
-            value={liaison.MDP}
-            initial={initialMdp}
-            onChange={(MDP) => onChange({ MDP })}
-          />
-        )}
-      </FormField>
+      <SecretField
+        label="Mot de passe"
+        secretLabel={`Mot de passe du logiciel maître ${n}`}
+        value={liaison.MDP}
+        initial={initialMdp}
+        onChange={(MDP) => onChange({ MDP })}
+      />
     </FormSection>
   );
 }
@@ -100,7 +98,7 @@ export default function ExternalLinksPage() {
               onChange={(Dossier_Export) => section.update((f) => ({ ...f, Dossier_Export }))}
             />
           </FormSection>
-          <div className="grid gap-6 2xl:grid-cols-2">
+          <BlockGrid>
             {form.Liaisons.map((liaison, i) => (
               <LiaisonBlock
                 key={i}
@@ -108,14 +106,11 @@ export default function ExternalLinksPage() {
                 liaison={liaison}
                 initialMdp={initial?.Liaisons[i]?.MDP ?? ''}
                 onChange={(patch) =>
-                  section.update((f) => ({
-                    ...f,
-                    Liaisons: f.Liaisons.map((l, j) => (j === i ? { ...l, ...patch } : l)),
-                  }))
+                  section.update((f) => ({ ...f, Liaisons: patchAt(f.Liaisons, i, patch) }))
                 }
               />
             ))}
-          </div>
+          </BlockGrid>
         </>
       )}
     </ConfigSectionScreen>
