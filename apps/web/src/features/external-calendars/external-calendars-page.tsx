@@ -7,6 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { useAuth } from '../auth/auth-context.ts';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { patchAt } from '../config-form/patch-at.ts';
 import { SelectField } from '../config-form/select-field.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import {
@@ -73,7 +74,7 @@ export default function ExternalCalendarsPage() {
   });
 
   const setRow = (index: number, patch: Partial<ExternalCalendarsForm['mappings'][number]>) =>
-    update((f) => ({ ...f, mappings: f.mappings.map((m, j) => (j === index ? { ...m, ...patch } : m)) }));
+    update((f) => ({ ...f, mappings: patchAt(f.mappings, index, patch) }));
 
   return (
     <ConfigSectionScreen

@@ -11,6 +11,7 @@ import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { formatUtcOffset } from '../../lib/format.ts';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { patchAt } from '../config-form/patch-at.ts';
 import { SelectField } from '../config-form/select-field.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import {
@@ -249,7 +250,7 @@ export default function PlanningPage() {
   }, [count]);
 
   const setPlanning = (index: number, patch: Partial<TPlanning>) =>
-    update((f) => ({ ...f, plannings: f.plannings.map((p, j) => (j === index ? { ...p, ...patch } : p)) }));
+    update((f) => ({ ...f, plannings: patchAt(f.plannings, index, patch) }));
 
   return (
     <ConfigSectionScreen

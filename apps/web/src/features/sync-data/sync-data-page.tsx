@@ -3,6 +3,7 @@ import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/cn.ts';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
+import { patchAt } from '../config-form/patch-at.ts';
 import { useConfigSection } from '../config-form/use-config-section.ts';
 import {
   HISTO_MAX,
@@ -139,12 +140,11 @@ export default function SyncDataPage() {
   }, []);
 
   const onComplete = useCallback(
-    (index: number, Complete: boolean) =>
-      update((f) => f.map((d, i) => (i === index ? { ...d, Complete } : d))),
+    (index: number, Complete: boolean) => update((f) => patchAt(f, index, { Complete })),
     [update],
   );
   const onHisto = useCallback(
-    (index: number, Histo: number) => update((f) => f.map((d, i) => (i === index ? { ...d, Histo } : d))),
+    (index: number, Histo: number) => update((f) => patchAt(f, index, { Histo })),
     [update],
   );
 

@@ -26,6 +26,7 @@ import { api, errorDetail } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { patchAt } from '../config-form/patch-at.ts';
 import { SelectField } from '../config-form/select-field.tsx';
 import { TextField } from '../config-form/text-field.tsx';
 import { useConfigSection, type Versioned } from '../config-form/use-config-section.ts';
@@ -251,7 +252,7 @@ function Features({
               onChange={(Autorise) =>
                 onChange((f) => ({
                   ...f,
-                  authorizations: f.authorizations.map((x, j) => (j === i ? { ...x, Autorise } : x)),
+                  authorizations: patchAt(f.authorizations, i, { Autorise }),
                 }))
               }
             />
