@@ -6,6 +6,7 @@ import { OptionsSelect } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { useAuth } from '../auth/auth-context.ts';
+import { ColumnControls } from '../config-form/column-controls.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { patchAt } from '../config-form/patch-at.ts';
 import { SelectField } from '../config-form/select-field.tsx';
@@ -111,22 +112,12 @@ export default function ExternalCalendarsPage() {
                   return (
                     <li key={i} className="grid gap-3 rounded-md border border-border p-3">
                       <span className="text-sm font-medium">Ligne {i + 1}</span>
-                      {(
-                        [
+                      <ColumnControls
+                        columns={[
                           ['Salariés', c.employee],
                           ['Agendas', c.agenda],
-                        ] as const
-                      ).map(([name, control]) => (
-                        <div key={name} className="grid gap-1.5 [&_button]:min-w-0">
-                          <span
-                            aria-hidden="true"
-                            className="text-xs font-semibold text-muted-foreground uppercase"
-                          >
-                            {name}
-                          </span>
-                          {control}
-                        </div>
-                      ))}
+                        ]}
+                      />
                     </li>
                   );
                 })}

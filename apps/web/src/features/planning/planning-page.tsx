@@ -10,6 +10,7 @@ import { toast } from '../../components/ui/toast-store.ts';
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { formatUtcOffset } from '../../lib/format.ts';
+import { ColumnControls } from '../config-form/column-controls.tsx';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { patchAt } from '../config-form/patch-at.ts';
 import { SelectField } from '../config-form/select-field.tsx';
@@ -158,20 +159,13 @@ function PlanningTable({
                 <span className="text-sm font-medium">Planification {i + 1}</span>
                 {c.remove}
               </div>
-              {(
-                [
+              <ColumnControls
+                columns={[
                   ['Jours de synchronisation', c.day],
                   ['Heure synchro', c.time],
                   ['Type synchro', c.type],
-                ] as const
-              ).map(([name, control]) => (
-                <div key={name} className="grid gap-1.5 [&_button]:min-w-0">
-                  <span aria-hidden="true" className="text-xs font-semibold text-muted-foreground uppercase">
-                    {name}
-                  </span>
-                  {control}
-                </div>
-              ))}
+                ]}
+              />
             </li>
           );
         })}
