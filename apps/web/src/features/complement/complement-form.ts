@@ -1,4 +1,5 @@
 import type { TComplementPayload, TComplementView } from '@synchro/contracts';
+import { withStored } from '../config-form/with-stored.ts';
 
 export type ComplementForm = TComplementView;
 
@@ -11,11 +12,7 @@ export const DRIVE_OPTIONS = [
 
 /** The options of the drive select; a stored value outside the list is offered as it is. */
 export function driveOptions(current: string): { label: string; value: string }[] {
-  const options: { label: string; value: string }[] = DRIVE_OPTIONS.map((o) => ({ ...o }));
-  if (current !== '' && !DRIVE_OPTIONS.some((o) => o.value === current)) {
-    options.push({ label: `${current} (valeur enregistrée)`, value: current });
-  }
-  return options;
+  return current === '' ? DRIVE_OPTIONS.map((o) => ({ ...o })) : withStored(DRIVE_OPTIONS, current);
 }
 
 export const toComplementForm = (view: TComplementView): ComplementForm => ({

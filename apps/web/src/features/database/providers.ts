@@ -1,4 +1,5 @@
 import { PROVIDER_OPTIONS } from '@synchro/contracts/constants';
+import { withStored } from '../config-form/with-stored.ts';
 
 /** Radix Select cannot hold an empty value (spec §5): 'Pas de connexion' ('') uses this one. */
 export const NO_PROVIDER_VALUE = '__aucun__';
@@ -8,12 +9,6 @@ export const fromSelectValue = (value: string): string => (value === NO_PROVIDER
 
 /** The options of the Provider select; a stored value outside the list is offered as it is. */
 export function providerOptions(current: string): { label: string; value: string }[] {
-  const options: { label: string; value: string }[] = PROVIDER_OPTIONS.map((o) => ({
-    label: o.label,
-    value: toSelectValue(o.value),
-  }));
-  if (current !== '' && !PROVIDER_OPTIONS.some((o) => o.value === current)) {
-    options.push({ label: `${current} (valeur enregistrée)`, value: current });
-  }
-  return options;
+  const options = PROVIDER_OPTIONS.map((o) => ({ label: o.label, value: toSelectValue(o.value) }));
+  return current === '' ? options : withStored(options, current);
 }

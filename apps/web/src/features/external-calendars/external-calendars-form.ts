@@ -1,4 +1,5 @@
 import type { TCalendarMapping, TExternalCalendarsPayload, TExternalCalendarsView } from '@synchro/contracts';
+import { withStored } from '../config-form/with-stored.ts';
 
 /** A free employee or agenda (spec §3: -1 or empty means libre). */
 export const LIBRE = '-1';
@@ -19,14 +20,8 @@ export const fromTypeSelectValue = (value: string) => (value === NO_AGENDA_TYPE 
 
 /** The options of the agenda type select; a stored value outside the list is offered as it is. */
 export function agendaTypeOptions(current: string): { label: string; value: string }[] {
-  const options: { label: string; value: string }[] = AGENDA_TYPE_OPTIONS.map((o) => ({
-    label: o.label,
-    value: toTypeSelectValue(o.value),
-  }));
-  if (current !== '' && !AGENDA_TYPE_OPTIONS.some((o) => o.value === current)) {
-    options.push({ label: `${current} (valeur enregistrée)`, value: current });
-  }
-  return options;
+  const options = AGENDA_TYPE_OPTIONS.map((o) => ({ label: o.label, value: toTypeSelectValue(o.value) }));
+  return current === '' ? options : withStored(options, current);
 }
 
 export interface ExternalCalendarsForm {
@@ -78,10 +73,7 @@ export interface Choice {
 /** 'Libre' first, then the list; a stored id the list lacks is kept and shown as such. */
 export function withLibre(list: Choice[], current: string): Choice[] {
   const options = [{ value: LIBRE, label: LIBRE_LABEL }, ...list];
-  if (current !== LIBRE && !list.some((o) => o.value === current)) {
-    options.push({ value: current, label: `${current} (valeur enregistrée)` });
-  }
-  return options;
+  return current === LIBRE ? options : withStored(options, current);
 }
 
 /** Salariés then techniciens (spec §2), 'Prénom NOM', technicians marked. */

@@ -4,6 +4,7 @@ import type {
   TPlanning,
   TXmlInfo,
 } from '@synchro/contracts';
+import { withStored } from '../config-form/with-stored.ts';
 import { currentOffsetMinutes, formatOffsetValue } from './time-zones.ts';
 
 export interface PlanningForm {
@@ -49,17 +50,6 @@ export const typeLabel = (type: string) => TYPE_OPTIONS.find((t) => t.value === 
 
 /** '8:00' → '08:00'; anything else unchanged. */
 const normaliseTime = (time: string) => (/^\d:\d\d$/.test(time.trim()) ? `0${time.trim()}` : time.trim());
-
-/** The choices of a select, plus the stored value when the list lacks it (kept, shown as stored). */
-export function withStored<T extends string | number>(
-  options: readonly { value: T; label: string }[],
-  current: T,
-  storedLabel: (value: T) => string,
-): { value: T; label: string }[] {
-  const list = options.map((o) => ({ value: o.value, label: o.label }));
-  if (!list.some((o) => o.value === current)) list.push({ value: current, label: storedLabel(current) });
-  return list;
-}
 
 export const timeOptions = (current: string) =>
   withStored(

@@ -15,6 +15,7 @@ import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { patchAt } from '../config-form/patch-at.ts';
 import { SelectField } from '../config-form/select-field.tsx';
 import { useConfigSection } from '../config-form/use-config-section.ts';
+import { withStored } from '../config-form/with-stored.ts';
 import {
   DAY_OPTIONS,
   NEW_PLANNING,
@@ -25,7 +26,6 @@ import {
   toPlanningPayload,
   toPlanningView,
   typeLabel,
-  withStored,
   type PlanningForm,
 } from './planning-form.ts';
 import { currentOffsetMinutes, timeZoneOptions } from './time-zones.ts';
@@ -128,7 +128,7 @@ function PlanningTable({
           aria-label={`Type de synchronisation, ${row}`}
           className="min-w-52"
           value={p.type}
-          options={withStored(TYPE_OPTIONS, p.type as 'C', (t) => `${t} (valeur enregistrée)`)}
+          options={withStored(TYPE_OPTIONS, p.type as 'C')}
           onValueChange={(type) => onChange(i, { type })}
         />
       ),

@@ -30,6 +30,7 @@ import { patchAt } from '../config-form/patch-at.ts';
 import { SelectField } from '../config-form/select-field.tsx';
 import { TextField } from '../config-form/text-field.tsx';
 import { useConfigSection, type Versioned } from '../config-form/use-config-section.ts';
+import { withStored } from '../config-form/with-stored.ts';
 import {
   AUTORISE_LABELS,
   NONE,
@@ -276,9 +277,8 @@ function EmployeeSelect({
   options: { value: string; label: string }[];
   onChange: (value: string) => void;
 }) {
-  const all = [{ value: NONE, label: noneLabel }, ...options];
-  if (value !== '' && !options.some((o) => o.value === value))
-    all.push({ value, label: `Inconnu (${value})` });
+  const choices = [{ value: NONE, label: noneLabel }, ...options];
+  const all = value === '' ? choices : withStored(choices, value, (id) => `Inconnu (${id})`);
   return (
     <SelectField
       label={label}
