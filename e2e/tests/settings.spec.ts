@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/session.ts';
+import { expectLeaveGuard } from '../support/guard.ts';
 
 // Runs last (file order): the edits stay in the shared installation.
 
@@ -14,20 +15,6 @@ async function saveAndExpect(page: Page, message: string) {
   await page.getByRole('button', { name: 'Valider' }).click();
   await expect(page.getByText(message, { exact: true }).first()).toBeVisible();
   await expect(page.getByText('Modifications non enregistrées')).toHaveCount(0);
-}
-
-/** Leaving with unsaved edits asks first; 'Annuler' stays on the screen with the edits. */
-async function expectGuard(page: Page, path: string) {
-  await expect(page.getByText('Modifications non enregistrées')).toBeVisible();
-  await page.waitForTimeout(250);
-  await page
-    .getByRole('navigation', { name: 'Écrans de la console' })
-    .getByRole('link', { name: 'Général' })
-    .click();
-  const dialog = page.getByRole('alertdialog', { name: 'Modifications non sauvegardées' });
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('button', { name: 'Annuler' }).click();
-  await expect(page).toHaveURL(new RegExp(`${path}$`));
 }
 
 async function expectNoAxeViolations(page: Page) {
@@ -46,7 +33,7 @@ test.describe('Paramètres', () => {
     await block.getByLabel('Serveur').fill('SRV-E2E\\SQL');
     await block.getByRole('combobox', { name: /^Provider/ }).click();
     await page.getByRole('option', { name: 'ODBC 32/64 bits' }).click();
-    await expectGuard(page, '/database');
+    await expectLeaveGuard(page, '/database');
     await saveAndExpect(page, 'Les paramètres de connexion ont été sauvegardés');
 
     await page.reload();
@@ -63,7 +50,7 @@ test.describe('Paramètres', () => {
     await page.getByLabel("Dossier d'import").fill('D:\\Echanges\\Import E2E');
     const block = page.getByRole('region', { name: 'Logiciel maître 2' });
     await block.getByLabel('Utilisateur logiciel').fill('e2e-user');
-    await expectGuard(page, '/external-links');
+    await expectLeaveGuard(page, '/external-links');
     await saveAndExpect(page, 'Les liaisons externes ont été mises à jour avec succès.');
 
     await page.reload();
@@ -88,7 +75,7 @@ test.describe('Paramètres', () => {
     await page.getByRole('checkbox', { name: 'Notification Info' }).click();
     await page.getByLabel('Script complémentaire').press('Control+End');
     await page.getByLabel('Script complémentaire').pressSequentially('\nE2E=1');
-    await expectGuard(page, '/complement');
+    await expectLeaveGuard(page, '/complement');
     await saveAndExpect(page, 'Les paramètres complémentaires ont été mis à jour.');
 
     await page.reload();

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/session.ts';
+import { expectLeaveGuard } from '../support/guard.ts';
 
 async function open(page: Page) {
   await page.goto('/sync-data');
@@ -26,18 +27,9 @@ test.describe('Données à synchroniser', () => {
     // '.' is refused, above 10000 is ignored.
     await planning.press('.');
     await expect(planning).toHaveValue('7');
-    await expect(page.getByText('Modifications non enregistrées')).toBeVisible();
 
     // Leaving asks first.
-    await page.waitForTimeout(250);
-    await page
-      .getByRole('navigation', { name: 'Écrans de la console' })
-      .getByRole('link', { name: 'Général' })
-      .click();
-    const dialog = page.getByRole('alertdialog', { name: 'Modifications non sauvegardées' });
-    await expect(dialog).toBeVisible();
-    await dialog.getByRole('button', { name: 'Annuler' }).click();
-    await expect(page).toHaveURL(/\/sync-data$/);
+    await expectLeaveGuard(page, '/sync-data');
 
     await page.getByRole('button', { name: 'Valider' }).click();
     await expect(
