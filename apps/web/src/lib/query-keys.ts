@@ -6,6 +6,9 @@ export type ConfigSectionKey =
     ? S
     : never;
 
+/** GET path of a configuration section's view. */
+export const configSectionPath = (section: ConfigSectionKey) => `/api/config/${section}` as const;
+
 /** Every TanStack Query key of the SPA, in one place. */
 export const queryKeys = {
   user: ['user'] as const,

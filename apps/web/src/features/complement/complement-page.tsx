@@ -34,7 +34,6 @@ const NOTIFICATIONS: { key: MailFlag; label: string }[] = [
 export default function ComplementPage() {
   const section = useConfigSection({
     section: 'complement',
-    readPath: '/api/config/complement',
     savePath: '/api/database/complement',
     toForm: toComplementForm,
     toPayload: toComplementPayload,

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TSaveResponse } from '@synchro/contracts';
 import { toast } from '../../components/ui/toast-store.ts';
 import { ApiError, api, apiRequest, errorDetail } from '../../lib/api-client.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { configSectionPath, queryKeys } from '../../lib/query-keys.ts';
 import { useUnsavedChanges } from '../../app/unsaved-changes/use-unsaved-changes.ts';
 
 export type ConfigSectionName = Parameters<typeof queryKeys.configSection>[0];
@@ -19,8 +19,6 @@ export const RELOAD_LABEL = 'Recharger';
 
 export interface ConfigSectionOptions<V, F, P> {
   section: ConfigSectionName;
-  /** GET path of the section view. */
-  readPath: string;
   /** Path of the section save. */
   savePath: string;
   /** Method of the save: POST (default) or PATCH (the terminal save). */
@@ -55,13 +53,13 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * 409 (someone else changed the section) offers 'Recharger', which discards the edits.
  */
 export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>) {
-  const { section, readPath, savePath, toForm, toPayload, toView, successMessage, failureMessage } = options;
+  const { section, savePath, toForm, toPayload, toView, successMessage, failureMessage } = options;
   const { saveMethod = 'POST', successTitle, failureTitle = SAVE_ERROR_TITLE } = options;
   const queryClient = useQueryClient();
   const queryKey = queryKeys.configSection(section);
   const query = useQuery({
     queryKey,
-    queryFn: ({ signal }) => api.get<Versioned<V>>(readPath, signal),
+    queryFn: ({ signal }) => api.get<Versioned<V>>(configSectionPath(section), signal),
   });
   const [draft, setDraft] = useState<Draft<F> | null>(null);
 

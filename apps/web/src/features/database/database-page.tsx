@@ -92,7 +92,6 @@ function SourceBlock({
 export default function DatabasePage() {
   const section = useConfigSection({
     section: 'sources',
-    readPath: '/api/config/sources',
     savePath: '/api/database/sources',
     toForm: toSourcesForm,
     toPayload: toSourcesPayload,

@@ -7,7 +7,7 @@ import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { api } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { configSectionPath, queryKeys } from '../../lib/query-keys.ts';
 import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
 import { useConfigSection, type Versioned } from '../config-form/use-config-section.ts';
 import {
@@ -310,7 +310,6 @@ function ExclusionColumn({
 export default function ExclusionsPage() {
   const section = useConfigSection({
     section: 'exclusions',
-    readPath: '/api/config/exclusions',
     savePath: '/api/database/exclusions',
     toForm: toExclusionsForm,
     toPayload: toExclusionsPayload,
@@ -320,7 +319,7 @@ export default function ExclusionsPage() {
   });
   const lists = useQuery({
     queryKey: queryKeys.configSection('data-lists'),
-    queryFn: ({ signal }) => api.get<Versioned<TDataLists>>('/api/config/data-lists', signal),
+    queryFn: ({ signal }) => api.get<Versioned<TDataLists>>(configSectionPath('data-lists'), signal),
   });
   const { update } = section;
   const onCheck = useCallback<OnCheck>(

@@ -37,7 +37,6 @@ export default function ExternalCalendarsPage() {
   );
   const section = useConfigSection({
     section: 'external-calendars',
-    readPath: '/api/config/external-calendars',
     savePath: '/api/database/external-calendars',
     toForm,
     toPayload: toExternalCalendarsPayload,

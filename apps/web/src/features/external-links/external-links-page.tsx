@@ -62,7 +62,6 @@ function LiaisonBlock({
 export default function ExternalLinksPage() {
   const section = useConfigSection({
     section: 'external-links',
-    readPath: '/api/config/external-links',
     savePath: '/api/database/external-links',
     toForm: toExternalLinksForm,
     toPayload: toExternalLinksPayload,

@@ -203,7 +203,6 @@ function PlanningTable({
 export default function PlanningPage() {
   const section = useConfigSection<TPlanificationsScreenView, PlanningForm, TPlanificationsPayload>({
     section: 'planifications',
-    readPath: '/api/config/planifications',
     savePath: '/api/plannings',
     toForm: toPlanningForm,
     toPayload: toPlanningPayload,

@@ -116,7 +116,6 @@ const SyncDataRow = memo(function SyncDataRow({
 export default function SyncDataPage() {
   const section = useConfigSection({
     section: 'sync-data',
-    readPath: '/api/config/sync-data',
     savePath: '/api/sync-data/save',
     toForm: toSyncDataForm,
     toPayload: toSyncDataPayload,

@@ -24,7 +24,7 @@ import { LoadingState } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { api, errorDetail } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { configSectionPath, queryKeys } from '../../lib/query-keys.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { patchAt } from '../config-form/patch-at.ts';
 import { SelectField } from '../config-form/select-field.tsx';
@@ -440,7 +440,6 @@ export default function TerminalsPage() {
   );
   const section = useConfigSection<TerminalsView, TerminalForm | null, unknown>({
     section: 'terminals',
-    readPath: '/api/config/terminals',
     savePath: '/api/config/terminal',
     saveMethod: 'PATCH',
     toForm,
@@ -453,7 +452,7 @@ export default function TerminalsPage() {
   });
   const lists = useQuery({
     queryKey: queryKeys.configSection('data-lists'),
-    queryFn: ({ signal }) => api.get<Versioned<TDataLists>>('/api/config/data-lists', signal),
+    queryFn: ({ signal }) => api.get<Versioned<TDataLists>>(configSectionPath('data-lists'), signal),
   });
 
   const reveal = useRef(false);
