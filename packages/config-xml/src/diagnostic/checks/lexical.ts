@@ -1,6 +1,6 @@
 import type { TDiagnosticIssue } from '@synchro/contracts';
 import type { TLineIndex } from '../lines.ts';
-import { countInData, countInvalidCharacters, TEXT_ONLY } from './occurrences.ts';
+import { countInData, countInvalidCharacters, TEXT_ONLY, type TOccurrences } from './occurrences.ts';
 import { BARE_AMPERSAND, CDATA_END, DOUBLE_ESCAPED, STRAY_LESS_THAN } from './patterns.ts';
 
 interface LexicalCheck {
