@@ -5,3 +5,4 @@ export * from './diagnostic.ts';
 export * from './config-sections.ts';
 export * from './sync-id.ts';
 export * from './config-api.ts';
+export * from './config-registry.ts';
