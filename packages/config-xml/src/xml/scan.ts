@@ -53,6 +53,8 @@ export interface DocumentLayout {
 export interface ScanOptions {
   /** Largest accepted document, in UTF-8 bytes. Default 60 MB. */
   maxBytes?: number;
+  /** Required name of the root element (default `Connexion`); null accepts any root. */
+  rootName?: string | null;
 }
 
 const LT = 60;
@@ -133,7 +135,7 @@ export function findInvalidChar(text: string, from = 0, to = text.length): numbe
  */
 export function scanDocument(text: string, options: ScanOptions = {}): DocumentLayout {
   checkSize(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  return new Scanner(text).run();
+  return new Scanner(text, options.rootName === undefined ? ROOT_NAME : options.rootName).run();
 }
 
 class Scanner {
@@ -142,10 +144,12 @@ class Scanner {
   /** Cached offset of the next `&` at or after the scan position (n when none). */
   private nextAmp = -1;
   private nextCdataEnd = -1;
+  private readonly rootName: string | null;
 
-  constructor(text: string) {
+  constructor(text: string, rootName: string | null) {
     this.t = text;
     this.n = text.length;
+    this.rootName = rootName;
   }
 
   private fail(offset: number, code: string, message: string): never {
@@ -291,8 +295,8 @@ class Scanner {
       const name = ix.names[nameId] as string;
       const tagEnd = this.attributes(p, nameEnd, name);
       const selfClosing = t.charCodeAt(tagEnd - 2) === SLASH;
-      if (state === 0 && name !== ROOT_NAME) {
-        this.fail(p, 'root', `L’élément racine doit être <${ROOT_NAME}>, pas <${name}>`);
+      if (state === 0 && this.rootName !== null && name !== this.rootName) {
+        this.fail(p, 'root', `L’élément racine doit être <${this.rootName}>, pas <${name}>`);
       }
       const depth = stack.length;
       const el = ix.add(
@@ -315,7 +319,12 @@ class Scanner {
       p = tagEnd;
     }
     if (state === 0)
-      throw new ConfigXmlError('no-root', `Le document ne contient pas d’élément <${ROOT_NAME}>.`);
+      throw new ConfigXmlError(
+        'no-root',
+        this.rootName === null
+          ? 'Le document ne contient aucun élément.'
+          : `Le document ne contient pas d’élément <${this.rootName}>.`,
+      );
     if (state === 1) {
       const open = ix.name(stack[stack.length - 1] as number);
       this.fail(n, 'truncated', `Document tronqué : la balise <${open}> n’est pas fermée`);
