@@ -22,7 +22,7 @@ function authBudget(): Plugin {
         if (output.type !== 'chunk') continue;
         chunks.set(fileName, { code: output.code, imports: output.imports });
         if (output.isEntry) entry = fileName;
-        if (output.facadeModuleId?.endsWith('/features/auth/login-page.tsx')) login = fileName;
+        if (output.facadeModuleId?.endsWith('/features/login/login-page.tsx')) login = fileName;
       }
       if (!entry || !login) return this.warn('auth budget: entry or login chunk not found');
       const loaded = new Set<string>();

@@ -2,9 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { TooltipProvider } from '../components/ui/tooltip.tsx';
 import { Toaster } from '../components/ui/toast.tsx';
-import { AuthProvider } from '../features/auth/auth-provider.tsx';
+import { AuthProvider } from '../state/auth/auth-provider.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
-import { UnsavedChangesProvider } from './unsaved-changes/unsaved-changes-provider.tsx';
+import { UnsavedChangesProvider } from '../state/unsaved-changes/unsaved-changes-provider.tsx';
 
 /** Everything the screens rely on. Must sit inside a wouter location (the browser's by default). */
 export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {

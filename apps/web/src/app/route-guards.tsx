@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { LoadingState } from '../components/ui/spinner.tsx';
-import { useAuth } from '../features/auth/auth-context.ts';
+import { useAuth } from '../state/auth/auth-context.ts';
 
 /** Every route but /auth: a spinner while the session loads, /auth when signed out. */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -6,7 +6,7 @@ import { PublicOnly, RequireAuth } from './route-guards.tsx';
 // Every screen is its own chunk: the login screen loads none of the console's code.
 // The signed-in layout is a chunk of its own too.
 const AppShell = lazy(() => import('./shell/app-shell.tsx'));
-const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
+const LoginPage = lazy(() => import('../features/login/login-page.tsx'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
 const DatabasePage = lazy(() => import('../features/database/database-page.tsx'));
 const ExternalLinksPage = lazy(() => import('../features/external-links/external-links-page.tsx'));

@@ -36,6 +36,12 @@ export function renderWithRouter(ui: ReactNode, path = '/') {
   return { ...result, location, queryClient };
 }
 
+/** `ui` inside the app's providers on the browser's own location (jsdom's History API). */
+export function renderWithProviders(ui: ReactNode) {
+  const queryClient = createQueryClient();
+  return { ...render(<AppProviders queryClient={queryClient}>{ui}</AppProviders>), queryClient };
+}
+
 /** The whole SPA at `path`, on an in-memory location. */
 export function renderApp(path = '/') {
   return renderWithRouter(<AppRoutes />, path);

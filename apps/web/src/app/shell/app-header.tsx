@@ -1,5 +1,5 @@
 import { SidebarTrigger } from '../../components/ui/sidebar.tsx';
-import { useAuth } from '../../features/auth/auth-context.ts';
+import { useAuth } from '../../state/auth/auth-context.ts';
 import { softwareNameFromTablettes } from '../../lib/software-name.ts';
 import { LogoutButton } from './logout-button.tsx';
 import { ServerIpButton } from './server-ip-button.tsx';

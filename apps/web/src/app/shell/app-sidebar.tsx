@@ -11,7 +11,7 @@ import {
   SidebarMenuItem,
 } from '../../components/ui/sidebar.tsx';
 import { useSidebar } from '../../components/ui/sidebar-context.ts';
-import { useAuth } from '../../features/auth/auth-context.ts';
+import { useAuth } from '../../state/auth/auth-context.ts';
 import { MENU_ENTRIES } from '../navigation.ts';
 
 export function AppSidebar() {

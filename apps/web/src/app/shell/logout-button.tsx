@@ -2,9 +2,9 @@ import { LogOut } from 'lucide-react';
 import { useLocation } from 'wouter';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
-import { useAuth } from '../../features/auth/auth-context.ts';
+import { useAuth } from '../../state/auth/auth-context.ts';
 import { errorDetail } from '../../lib/api-client.ts';
-import { useNavigationGuard } from '../unsaved-changes/unsaved-changes-context.ts';
+import { useNavigationGuard } from '../../state/unsaved-changes/unsaved-changes-context.ts';
 
 export function LogoutButton() {
   const { logout, isLoggingOut } = useAuth();

@@ -1,5 +1,5 @@
 import type { TComplementPayload, TComplementView } from '@synchro/contracts';
-import { withStored } from '../config-form/with-stored.ts';
+import { withStored } from '../../forms/with-stored.ts';
 
 export type ComplementForm = TComplementView;
 

@@ -3,11 +3,11 @@ import { Code, Mail, Plug } from 'lucide-react';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
 import { Input, Textarea } from '../../components/ui/input.tsx';
-import { ComingSoonButton } from '../config-form/coming-soon-button.tsx';
-import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
-import { SelectField } from '../config-form/select-field.tsx';
-import { TextField } from '../config-form/text-field.tsx';
-import { useConfigSection } from '../config-form/use-config-section.ts';
+import { ComingSoonButton } from '../../forms/coming-soon-button.tsx';
+import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
+import { SelectField } from '../../forms/select-field.tsx';
+import { TextField } from '../../forms/text-field.tsx';
+import { useConfigSection } from '../../forms/use-config-section.ts';
 import {
   EMAIL_ERROR,
   EMAIL_HINT,

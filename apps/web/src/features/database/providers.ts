@@ -1,5 +1,5 @@
 import { PROVIDER_OPTIONS } from '@synchro/contracts/constants';
-import { withStored } from '../config-form/with-stored.ts';
+import { withStored } from '../../forms/with-stored.ts';
 
 /** Radix Select cannot hold an empty value (spec §5): 'Pas de connexion' ('') uses this one. */
 export const NO_PROVIDER_VALUE = '__aucun__';

@@ -10,7 +10,7 @@ import {
   invalidDiagnostic,
   repairAnswer,
   validDiagnostic,
-} from './debug-fixtures.ts';
+} from '../../test/debug-fixtures.ts';
 import { cutValue, frenchSpacing, readExtractedValue } from './debug-format.ts';
 
 afterEach(() => {

@@ -42,7 +42,7 @@ import { ApiError, errorDetail } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { NBSP, NNBSP, formatNumber, pluralize } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { useAuth } from '../auth/auth-context.ts';
+import { useAuth } from '../../state/auth/auth-context.ts';
 import { useRepairXml, useXmlStatus } from './debug-api.ts';
 import { NOT_COMMUNICATED_LABEL, frenchSpacing, readExtractedValue } from './debug-format.ts';
 

@@ -53,17 +53,22 @@ function normalise(list: TExclusion[]): ExclusionsForm {
 
 export const toExclusionsForm = (view: TExclusionsView): ExclusionsForm => normalise(view.exclusions);
 
-/** POST /api/database/exclusions (spec §7): a checked family sends only `family|`, not its subs. */
-export function toExclusionsPayload(form: ExclusionsForm): TExclusionsPayload {
+/** What is stored: a checked family stands for its sub-families, which are left out. */
+function storedExclusions(form: ExclusionsForm): TExclusion[] {
   const families = new Set(form.filter((x) => isFamilyId(x.id)).map((x) => exclusionKey(x.type, x.id)));
-  return {
-    exclusions: form
-      .filter((x) => isFamilyId(x.id) || !families.has(exclusionKey(x.type, familyIdOf(x.id))))
-      .map(({ id, libelle, type }) => ({ id, libelle, type })),
-  };
+  return form
+    .filter((x) => isFamilyId(x.id) || !families.has(exclusionKey(x.type, familyIdOf(x.id))))
+    .map(({ id, libelle, type }) => ({ id, libelle, type }));
 }
 
-export const toExclusionsView = (form: ExclusionsForm): TExclusionsView => toExclusionsPayload(form);
+/** POST /api/database/exclusions (spec §7): a checked family sends only `family|`, not its subs. */
+export const toExclusionsPayload = (form: ExclusionsForm): TExclusionsPayload => ({
+  exclusions: storedExclusions(form),
+});
+
+export const toExclusionsView = (form: ExclusionsForm): TExclusionsView => ({
+  exclusions: storedExclusions(form),
+});
 
 /** Checks or unchecks one box: a family (`family|`) or a sub-family (`family|sub`). */
 export function setExcluded(form: ExclusionsForm, exclusion: TExclusion, checked: boolean): ExclusionsForm {

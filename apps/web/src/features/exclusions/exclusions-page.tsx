@@ -8,8 +8,8 @@ import { Input } from '../../components/ui/input.tsx';
 import { api } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { configSectionPath, queryKeys } from '../../lib/query-keys.ts';
-import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
-import { useConfigSection, type Versioned } from '../config-form/use-config-section.ts';
+import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
+import { useConfigSection, type Versioned } from '../../forms/use-config-section.ts';
 import {
   EXCLUSION_COLUMNS,
   exclusionKey,

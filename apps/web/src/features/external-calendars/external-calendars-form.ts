@@ -1,5 +1,5 @@
 import type { TCalendarMapping, TExternalCalendarsPayload, TExternalCalendarsView } from '@synchro/contracts';
-import { withStored } from '../config-form/with-stored.ts';
+import { withStored } from '../../forms/with-stored.ts';
 
 /** A free employee or agenda (spec §3: -1 or empty means libre). */
 export const LIBRE = '-1';

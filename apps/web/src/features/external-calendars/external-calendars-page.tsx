@@ -5,12 +5,12 @@ import { FormSection } from '../../components/ui/form.tsx';
 import { OptionsSelect } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table.tsx';
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
-import { useAuth } from '../auth/auth-context.ts';
-import { ColumnControls } from '../config-form/column-controls.tsx';
-import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
-import { patchAt } from '../config-form/patch-at.ts';
-import { SelectField } from '../config-form/select-field.tsx';
-import { useConfigSection } from '../config-form/use-config-section.ts';
+import { useAuth } from '../../state/auth/auth-context.ts';
+import { ColumnControls } from '../../forms/column-controls.tsx';
+import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
+import { patchAt } from '../../forms/patch-at.ts';
+import { SelectField } from '../../forms/select-field.tsx';
+import { useConfigSection } from '../../forms/use-config-section.ts';
 import {
   agendaChoices,
   agendaTypeOptions,

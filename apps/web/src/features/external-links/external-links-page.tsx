@@ -1,12 +1,12 @@
 import { FolderInput, Link2 } from 'lucide-react';
 import type { TExternalLinksView } from '@synchro/contracts';
 import { FormSection } from '../../components/ui/form.tsx';
-import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
-import { BlockGrid } from '../config-form/block-grid.tsx';
-import { SecretField } from '../config-form/secret-input.tsx';
-import { TextField } from '../config-form/text-field.tsx';
-import { patchAt } from '../config-form/patch-at.ts';
-import { useConfigSection } from '../config-form/use-config-section.ts';
+import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
+import { BlockGrid } from '../../forms/block-grid.tsx';
+import { SecretField } from '../../forms/secret-input.tsx';
+import { TextField } from '../../forms/text-field.tsx';
+import { patchAt } from '../../forms/patch-at.ts';
+import { useConfigSection } from '../../forms/use-config-section.ts';
 import {
   toExternalLinksForm,
   toExternalLinksPayload,

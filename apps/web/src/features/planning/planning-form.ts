@@ -4,7 +4,7 @@ import type {
   TPlanning,
   TXmlInfo,
 } from '@synchro/contracts';
-import { withStored } from '../config-form/with-stored.ts';
+import { withStored } from '../../forms/with-stored.ts';
 import { currentOffsetMinutes, formatOffsetValue } from './time-zones.ts';
 
 export interface PlanningForm {

@@ -10,12 +10,12 @@ import { toast } from '../../components/ui/toast-store.ts';
 import { useMediaQuery } from '../../components/ui/use-media-query.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { formatUtcOffset } from '../../lib/format.ts';
-import { ColumnControls } from '../config-form/column-controls.tsx';
-import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
-import { patchAt } from '../config-form/patch-at.ts';
-import { SelectField } from '../config-form/select-field.tsx';
-import { useConfigSection } from '../config-form/use-config-section.ts';
-import { withStored } from '../config-form/with-stored.ts';
+import { ColumnControls } from '../../forms/column-controls.tsx';
+import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
+import { patchAt } from '../../forms/patch-at.ts';
+import { SelectField } from '../../forms/select-field.tsx';
+import { useConfigSection } from '../../forms/use-config-section.ts';
+import { withStored } from '../../forms/with-stored.ts';
 import {
   DAY_OPTIONS,
   NEW_PLANNING,

@@ -2,9 +2,9 @@ import { memo, useCallback, useEffect, useId, type KeyboardEvent } from 'react';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/cn.ts';
-import { ConfigSectionScreen } from '../config-form/config-section-screen.tsx';
-import { patchAt } from '../config-form/patch-at.ts';
-import { useConfigSection } from '../config-form/use-config-section.ts';
+import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
+import { patchAt } from '../../forms/patch-at.ts';
+import { useConfigSection } from '../../forms/use-config-section.ts';
 import {
   HISTO_MAX,
   allState,

@@ -26,11 +26,11 @@ import { api, errorDetail } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { configSectionPath, queryKeys } from '../../lib/query-keys.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { patchAt } from '../config-form/patch-at.ts';
-import { SelectField } from '../config-form/select-field.tsx';
-import { TextField } from '../config-form/text-field.tsx';
-import { useConfigSection, type Versioned } from '../config-form/use-config-section.ts';
-import { withStored } from '../config-form/with-stored.ts';
+import { patchAt } from '../../forms/patch-at.ts';
+import { SelectField } from '../../forms/select-field.tsx';
+import { TextField } from '../../forms/text-field.tsx';
+import { useConfigSection, type Versioned } from '../../forms/use-config-section.ts';
+import { withStored } from '../../forms/with-stored.ts';
 import {
   AUTORISE_LABELS,
   NONE,

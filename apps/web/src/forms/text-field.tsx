@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
-import { FormField } from '../../components/ui/form.tsx';
-import { Input } from '../../components/ui/input.tsx';
+import { FormField } from '../components/ui/form.tsx';
+import { Input } from '../components/ui/input.tsx';
 
 export interface TextFieldProps extends Omit<ComponentProps<'input'>, 'value' | 'onChange'> {
   label: string;

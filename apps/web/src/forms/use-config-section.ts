@@ -1,10 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TSaveResponse } from '@synchro/contracts';
-import { toast } from '../../components/ui/toast-store.ts';
-import { ApiError, api, apiRequest, errorDetail } from '../../lib/api-client.ts';
-import { configSectionPath, queryKeys } from '../../lib/query-keys.ts';
-import { useUnsavedChanges } from '../../app/unsaved-changes/use-unsaved-changes.ts';
+import { toast } from '../components/ui/toast-store.ts';
+import { ApiError, api, apiRequest, errorDetail } from '../lib/api-client.ts';
+import { configSectionPath, queryKeys } from '../lib/query-keys.ts';
+import { useUnsavedChanges } from '../state/unsaved-changes/use-unsaved-changes.ts';
 
 export type ConfigSectionName = Parameters<typeof queryKeys.configSection>[0];
 

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
-import { Button, type ButtonProps } from '../../components/ui/button.tsx';
-import { Tooltip, TooltipContent, TooltipTrigger } from '../../components/ui/tooltip.tsx';
-import { cn } from '../../lib/cn.ts';
+import { Button, type ButtonProps } from '../components/ui/button.tsx';
+import { Tooltip, TooltipContent, TooltipTrigger } from '../components/ui/tooltip.tsx';
+import { cn } from '../lib/cn.ts';
 
 export const COMING_SOON = 'Bientôt disponible';
 

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Eraser, Eye, EyeOff, Undo2 } from 'lucide-react';
 import { SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
-import { Button } from '../../components/ui/button.tsx';
-import { FieldHint } from '../../components/ui/label.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { FormField, type FieldControlProps } from '../../components/ui/form.tsx';
+import { Button } from '../components/ui/button.tsx';
+import { FieldHint } from '../components/ui/label.tsx';
+import { Input } from '../components/ui/input.tsx';
+import { FormField, type FieldControlProps } from '../components/ui/form.tsx';
 
 export interface SecretInputProps extends FieldControlProps {
   /** SECRET_PLACEHOLDER keeps the stored secret, '' means none, any other text replaces it. */

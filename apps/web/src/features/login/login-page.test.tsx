@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { demoDashboard, demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp } from '../../test/render-app.tsx';
-import { useAuth } from './auth-context.ts';
+import { useAuth } from '../../state/auth/auth-context.ts';
 
 const visitor = {
   'GET /api/user': () => json({ message: 'Non authentifié' }, 401),

@@ -9,7 +9,7 @@ import { Logo } from '../../components/ui/logo.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { useAuth } from './auth-context.ts';
+import { useAuth } from '../../state/auth/auth-context.ts';
 import { SYNC_ID_MESSAGE, isValidSyncId, normalizeSyncIdInput } from '@synchro/contracts/sync-id';
 
 export const APP_VERSION_LABEL = 'Version 6.19.4';

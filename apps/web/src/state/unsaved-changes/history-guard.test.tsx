@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect, useState } from 'react';
 import { Link, Route, Switch } from 'wouter';
 import { demoUser } from '../../test/fixtures.ts';
-import { json, mockApi } from '../../test/render-app.tsx';
-import { AppProviders } from '../providers.tsx';
-import { createQueryClient } from '../../lib/query-client.ts';
+import { json, mockApi, renderWithProviders } from '../../test/render-app.tsx';
 import { useUnsavedChanges } from './use-unsaved-changes.ts';
 
 // Browser Back/Forward with the real router on jsdom's real History API (no memory location).
@@ -70,11 +68,7 @@ function Harness() {
 function setup(start: string) {
   window.history.replaceState(null, '', start);
   mockApi({ 'GET /api/user': () => json(demoUser) });
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <Harness />
-    </AppProviders>,
-  );
+  renderWithProviders(<Harness />);
 }
 
 /** Clicks a link, then waits out the 200 ms navigation debounce. */

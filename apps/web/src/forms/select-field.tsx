@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { FormField } from '../../components/ui/form.tsx';
-import { OptionsSelect, type OptionsSelectProps } from '../../components/ui/select.tsx';
+import { FormField } from '../components/ui/form.tsx';
+import { OptionsSelect, type OptionsSelectProps } from '../components/ui/select.tsx';
 
 export interface SelectFieldProps extends Pick<
   OptionsSelectProps,

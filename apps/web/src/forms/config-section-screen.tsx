@@ -1,10 +1,10 @@
 import { useEffect, type FormEvent, type ReactNode } from 'react';
-import { ErrorState } from '../../components/ui/error-state.tsx';
-import { SaveBar } from '../../components/ui/form.tsx';
-import { PageHeader } from '../../components/ui/page-header.tsx';
-import { LoadingState } from '../../components/ui/spinner.tsx';
-import { errorDetail } from '../../lib/api-client.ts';
-import { usePageTitle } from '../../lib/use-page-title.ts';
+import { ErrorState } from '../components/ui/error-state.tsx';
+import { SaveBar } from '../components/ui/form.tsx';
+import { PageHeader } from '../components/ui/page-header.tsx';
+import { LoadingState } from '../components/ui/spinner.tsx';
+import { errorDetail } from '../lib/api-client.ts';
+import { usePageTitle } from '../lib/use-page-title.ts';
 import type { useConfigSection } from './use-config-section.ts';
 
 type Section<F> = Pick<
