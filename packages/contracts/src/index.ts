@@ -6,3 +6,5 @@ export * from './config-sections.ts';
 export * from './sync-id.ts';
 export * from './config-api.ts';
 export * from './config-registry.ts';
+export * from './connector-api.ts';
+export * from './connector-time.ts';
