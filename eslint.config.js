@@ -3,6 +3,59 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import webImportX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver as webImportResolver } from 'eslint-import-resolver-typescript';
+
+// ---------------------------------------------------------------------------------------------
+// apps/web: import boundaries (docs/architecture.md, "Web"). One direction: app/ → features/<screen>
+// → forms/, state/ → components/, lib/. Every folder of features/ is a screen.
+const WEB_SRC = 'apps/web/src';
+const WEB_SCREENS = readdirSync(new URL(`./${WEB_SRC}/features`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const webBoundaries = {
+  files: [`${WEB_SRC}/**/*.{ts,tsx}`],
+  plugins: { 'import-x': webImportX },
+  settings: {
+    'import-x/resolver-next': [
+      webImportResolver({ project: `${import.meta.dirname}/apps/web/tsconfig.json` }),
+    ],
+  },
+  rules: {
+    'import-x/no-restricted-paths': [
+      'error',
+      {
+        basePath: import.meta.dirname,
+        zones: [
+          ...WEB_SCREENS.map((screen) => ({
+            target: `${WEB_SRC}/features/${screen}`,
+            from: `${WEB_SRC}/features`,
+            except: [`./${screen}`],
+            message:
+              'A screen never imports another screen: move what both need to forms/, state/, components/ or lib/.',
+          })),
+          {
+            target: `${WEB_SRC}/features`,
+            from: `${WEB_SRC}/app`,
+            message: 'A screen never imports app/ (app/ assembles the screens).',
+          },
+          {
+            target: ['forms', 'state', 'components', 'lib'].map((dir) => `${WEB_SRC}/${dir}`),
+            from: [`${WEB_SRC}/features`, `${WEB_SRC}/app`],
+            message: 'Shared code (forms/, state/, components/, lib/) imports no screen and not app/.',
+          },
+          {
+            target: [`${WEB_SRC}/components`, `${WEB_SRC}/lib`],
+            from: [`${WEB_SRC}/forms`, `${WEB_SRC}/state`],
+            message: 'components/ and lib/ import neither forms/ nor state/.',
+          },
+        ],
+      },
+    ],
+  },
+};
+// ---------------------------------------------------------------------------------------------
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'reports/**', 'test-results/**', '**/*.d.ts'] },
@@ -61,4 +114,5 @@ export default tseslint.config(
       ],
     },
   },
+  webBoundaries,
 );
