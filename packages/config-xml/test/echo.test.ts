@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { TComplementPayloadNormal } from '@synchro/contracts';
+import type { TSectionPayloadNormal } from '@synchro/contracts';
 import * as X from '../src/index.ts';
 import { FIXTURE } from './helpers.ts';
 
@@ -41,7 +41,7 @@ describe('echo of every view', () => {
           ).toBe(t);
           expect(X.editSyncData(t, X.readSyncData(d))).toBe(t);
           expect(X.editExclusions(t, X.readExclusions(d))).toBe(t);
-          expect(X.editComplement(t, X.readComplement(d) as TComplementPayloadNormal)).toBe(t);
+          expect(X.editComplement(t, X.readComplement(d) as TSectionPayloadNormal<'complement'>)).toBe(t);
           const term = X.readTerminals(d).terminals[ti]!;
           expect(X.editTerminal(t, ti, term)).toBe(t);
           // and a real change still gives a document that reads back

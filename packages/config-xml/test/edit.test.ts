@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_PLACEHOLDER, type TComplementPayloadNormal } from '@synchro/contracts';
+import { SECRET_PLACEHOLDER, type TSectionPayloadNormal } from '@synchro/contracts';
 import {
   ConfigXmlError,
   countPlannings,
@@ -33,7 +33,7 @@ const calendars = () => {
   const v = readExternalCalendars(doc);
   return { agendaType: v.agendaType as '' | 'Google' | 'Microsoft', mappings: structuredClone(v.mappings) };
 };
-const complement = () => structuredClone(readComplement(doc)) as TComplementPayloadNormal;
+const complement = () => structuredClone(readComplement(doc)) as TSectionPayloadNormal<'complement'>;
 const terminal = (i: number) => structuredClone(readTerminals(doc).terminals[i]!);
 
 function fails(fn: () => unknown, code: string): ConfigXmlError {
@@ -63,7 +63,7 @@ describe('no-op edits give the same bytes', () => {
     );
     expect(editSyncData(text, readSyncData(d))).toBe(text);
     expect(editExclusions(text, readExclusions(d))).toBe(text);
-    expect(editComplement(text, readComplement(d) as TComplementPayloadNormal)).toBe(text);
+    expect(editComplement(text, readComplement(d) as TSectionPayloadNormal<'complement'>)).toBe(text);
     const p = readPlanifications(d);
     expect(
       editPlanifications(text, { plannings: [], timeZone: { value: p.timeZoneOffset, label: p.timeZone } }),

@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import { SYNC_ID_MESSAGE, SYNC_ID_PATTERN } from './sync-id.ts';
 
-/** POST /api/login: username is the sync id, password the client id (spec §7). */
+/**
+ * POST /api/login: username is the sync id, password the client id. The sync id is upper-cased
+ * here as the login screen does it before sending (docs/spec-notes.md, Sign-in): `dEmoa001` signs
+ * in as `DEMOA001`. Only a-z change: any other character still fails the pattern.
+ */
 export const ZLoginRequest = z.object({
   username: z
     .string()
     .min(1, "L'ID de synchronisation est obligatoire")
     .max(64)
-    .regex(SYNC_ID_PATTERN, SYNC_ID_MESSAGE),
+    .transform((v) => v.replace(/[a-z]+/g, (s) => s.toUpperCase()))
+    .pipe(z.string().regex(SYNC_ID_PATTERN, SYNC_ID_MESSAGE)),
   password: z.string().min(1, "L'ID Client est obligatoire").max(256),
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
@@ -15,7 +20,7 @@ export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 export const ZPlanningCounts = z.object({ C: z.number().int(), R: z.number().int(), I: z.number().int() });
 export type TPlanningCounts = z.infer<typeof ZPlanningCounts>;
 
-/** GET /api/user and the answer of POST /api/login (spec §3 "Current user"). */
+/** GET /api/user and the answer of POST /api/login (docs/spec-notes.md, Current user). */
 export const ZUser = z.object({
   IDSynchro: z.string(),
   Tablettes: z.string(),

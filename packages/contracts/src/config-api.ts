@@ -48,13 +48,22 @@ export const ZExclusionsResponse = zVersioned(ZExclusionsView);
 export type TExclusionsResponse = z.infer<typeof ZExclusionsResponse>;
 export const ZComplementResponse = zVersioned(ZComplementView);
 export type TComplementResponse = z.infer<typeof ZComplementResponse>;
-/** Info/Exe and Info/Serial, which the schedule save sends back as `xmlInfo` (spec §7). */
+/** Info/Exe and Info/Serial, which the schedule save sends back as `xmlInfo` (POST /api/plannings). */
 export const ZXmlInfo = z.object({ exe: z.string(), serial: z.string() });
 export type TXmlInfo = z.infer<typeof ZXmlInfo>;
 export const ZPlanificationsScreenView = ZPlanificationsView.extend({ xmlInfo: ZXmlInfo });
 export type TPlanificationsScreenView = z.infer<typeof ZPlanificationsScreenView>;
 export const ZPlanificationsResponse = zVersioned(ZPlanificationsScreenView);
 export type TPlanificationsResponse = z.infer<typeof ZPlanificationsResponse>;
+
+/**
+ * GET /api/plannings: the earlier console's schedule list `[{Jour, Heure, Ordre}]` (legacy names),
+ * `Jour` as text ('1' … '8') as the earlier server gave it. The Planification screen reads
+ * the typed view (CONFIG_SECTIONS.planifications) instead.
+ */
+export const PLANNINGS_LIST_PATH = '/api/plannings';
+export const ZPlanningsList = z.array(z.object({ Jour: z.string(), Heure: z.string(), Ordre: z.string() }));
+export type TPlanningsList = z.infer<typeof ZPlanningsList>;
 export const ZTerminalsResponse = zVersioned(
   ZTerminalsView.extend({ authorizations: ZGlobalAuthorizations }),
 );
@@ -65,7 +74,8 @@ export type TDataListsResponse = z.infer<typeof ZDataListsResponse>;
 /**
  * Answer of every section save (POST /api/database/sources, /external-links, /external-calendars,
  * /complement, /exclusions, POST /api/sync-data/save, POST /api/plannings, PATCH
- * /api/config/terminal): the French success message of spec §8 and the new version.
+ * /api/config/terminal): the French success message (CONFIG_SECTIONS[key].save.success) and the
+ * new version.
  */
 export const ZSaveResponse = z.object({ message: z.string(), version: z.number().int().positive() });
 export type TSaveResponse = z.infer<typeof ZSaveResponse>;
@@ -73,7 +83,7 @@ export type TSaveResponse = z.infer<typeof ZSaveResponse>;
 export const CONFLICT_MESSAGE =
   "La configuration a été modifiée depuis l'ouverture de cet écran (par le connecteur ou un autre onglet). Rechargez la page pour voir la dernière version, puis refaites vos modifications.";
 
-/** GET /api/debug/xml-status: the diagnostic of spec §3 for the signed-in installation. */
+/** GET /api/debug/xml-status: the diagnostic (docs/spec-notes.md, Diagnostic) of the signed-in installation. */
 export const ZXmlStatusResponse = ZConfigDiagnostic;
 export type TXmlStatusResponse = z.infer<typeof ZXmlStatusResponse>;
 

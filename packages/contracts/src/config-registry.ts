@@ -27,11 +27,11 @@ import {
  * follows from its key (`TSectionView<'sources'>`).
  *
  * - `getPath`: GET answers `{version, data}` (`response`) with `ETag: "<version>"`.
- * - `save`: path and method of the save of product spec §7, its payload schema, the edit it
- *   runs on the server (`edit`, one of config-xml's edit kinds) and the texts of spec §8: success
- *   toast (`successTitle` + `success` as description when a title is given) and the default
- *   failure text (`failure`, shown under `failureTitle`, 'Erreur de sauvegarde' by default).
- *   `null` for a read-only view.
+ * - `save`: path and method of the save (docs/spec-notes.md, Saves of the settings screens), its
+ *   payload schema, the edit it runs on the server (`edit`, one of config-xml's edit kinds) and
+ *   the texts the spec gives (same place): success toast (`successTitle` + `success` as
+ *   description when a title is given) and the default failure text (`failure`, shown under
+ *   `failureTitle`, 'Erreur de sauvegarde' by default). `null` for a read-only view.
  */
 export interface ConfigSectionSave {
   path: string;

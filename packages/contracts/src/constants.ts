@@ -4,7 +4,7 @@
 /** Fixed value shown instead of any secret; a save that sends it back keeps the stored secret. */
 export const SECRET_PLACEHOLDER = '••••••••';
 
-/** Provider select of spec §2: display label and stored value. */
+/** The provider select (docs/spec-notes.md, Sources): display label and stored value. */
 export const PROVIDER_OPTIONS = [
   { label: 'Pas de connexion', value: '' },
   { label: 'CLOUD POUR VERSION SAAS', value: 'CLOUD' },

@@ -28,7 +28,7 @@ export const ZDiagnosticIssue = z.object({
 });
 export type TDiagnosticIssue = z.infer<typeof ZDiagnosticIssue>;
 
-/** The diagnostic of spec §3 ("Diagnostic"), plus the list of faults found. */
+/** The diagnostic (docs/spec-notes.md, Diagnostic), plus the list of faults found. */
 export const ZConfigDiagnostic = z.object({
   hasXML: z.boolean(),
   /** Length of the document in characters. */
