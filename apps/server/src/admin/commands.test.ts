@@ -5,11 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../../test/helpers/db.ts';
 import type { Db } from '../db/types.ts';
-import {
-  findInstallationBySyncId,
-  getConfiguration,
-  MINIMAL_CONFIGURATION,
-} from '../features/installations/service.ts';
+import { getConfiguration, MINIMAL_CONFIGURATION } from '../domain/configurations.ts';
+import { findInstallationBySyncId } from '../domain/installations.ts';
 import { DEMO_CONFIG_FILE, SERVER_ROOT } from '../paths.ts';
 import { verifyClientId, hashConnectorToken } from '../security/secrets.ts';
 import { runAdmin } from './commands.ts';

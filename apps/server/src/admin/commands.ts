@@ -3,15 +3,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
-import { validateConfigText } from '../features/installations/config-text.ts';
+import { validateConfigText } from '../domain/configurations.ts';
 import {
   createInstallation,
-  listInstallations,
   resumeInstallation,
   setClientId,
   setExpiry,
   suspendInstallation,
-} from '../features/installations/service.ts';
+} from '../domain/installation-admin.ts';
+import { listInstallations } from '../domain/installations.ts';
 
 export interface AdminIo {
   /** Opened only once the arguments are valid. */

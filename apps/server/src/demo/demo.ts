@@ -2,11 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../db/types.ts';
-import {
-  countInstallations,
-  createInstallation,
-  findInstallationBySyncId,
-} from '../features/installations/service.ts';
+import { createInstallation } from '../domain/installation-admin.ts';
+import { countInstallations, findInstallationBySyncId } from '../domain/installations.ts';
 import { DEMO_CONFIG_FILE } from '../paths.ts';
 
 export const DEMO_SYNC_ID = 'DEMOA001';

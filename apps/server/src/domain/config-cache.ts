@@ -1,6 +1,6 @@
 import { ConfigXmlError, parseConfig, type ConfigDocument } from '@synchro/config-xml';
 import type { Queryable } from '../db/types.ts';
-import { getConfiguration, getConfigurationVersion } from '../features/installations/service.ts';
+import { getConfiguration, getConfigurationVersion } from './configurations.ts';
 
 export interface CachedConfig {
   version: number;

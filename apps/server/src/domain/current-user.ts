@@ -1,10 +1,36 @@
-import type { TUser } from '@synchro/contracts';
-import { type CachedConfig, type ConfigCache } from '../../domain/config-cache.ts';
-import { userConfigView } from '../../domain/connector-config.ts';
-import type { Queryable } from '../../db/types.ts';
-import type { Installation } from '../installations/service.ts';
+import type { TPlanningCounts, TUser } from '@synchro/contracts';
+import { ConfigXmlError, countPlannings, redactConfig } from '@synchro/config-xml';
+import type { Queryable } from '../db/types.ts';
+import { derive, type CachedConfig, type ConfigCache } from './config-cache.ts';
+import type { Installation } from './installations.ts';
 
-/** The signed-in user of spec §7 (GET /api/user, POST /api/login): never a secret in clear. */
+interface UserConfigView {
+  redacted: string;
+  planningCounts: TPlanningCounts;
+}
+
+/**
+ * What /api/user says of the configuration. An unreadable document cannot be redacted safely:
+ * the user then gets an empty ConfigConnecteur (the diagnostic screen reads it server side).
+ */
+function userConfigView(entry: CachedConfig): UserConfigView {
+  return derive(entry, 'user-view', () => {
+    const doc = entry.parsed;
+    const empty: UserConfigView = { redacted: '', planningCounts: { C: 0, R: 0, I: 0 } };
+    if (doc instanceof ConfigXmlError) return empty;
+    try {
+      return { redacted: redactConfig(doc), planningCounts: countPlannings(doc) };
+    } catch (err) {
+      if (err instanceof ConfigXmlError) return empty;
+      throw err;
+    }
+  });
+}
+
+/**
+ * The signed-in user (GET /api/user, POST /api/login; docs/spec-notes.md, Current user): never a
+ * secret in clear.
+ */
 export async function buildUser(
   db: Queryable,
   configs: ConfigCache,

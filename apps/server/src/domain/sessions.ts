@@ -1,6 +1,6 @@
-import type { Queryable } from '../../db/types.ts';
-import { hashSessionToken, randomToken } from '../../security/secrets.ts';
-import { installationColumns, type Installation } from '../installations/service.ts';
+import type { Queryable } from '../db/types.ts';
+import { hashSessionToken, randomToken } from '../security/secrets.ts';
+import { installationColumns, type Installation } from './installations.ts';
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -45,14 +45,11 @@ export async function createSession(
   return token;
 }
 
-// Built on first use: installations/service.ts imports this module too (no import-order trap).
-let liveSessionSql: string | undefined;
-const liveSessionQuery = () =>
-  (liveSessionSql ??= `SELECT s.last_seen_at AS "sLastSeenAt", s.expires_at AS "sExpiresAt",
+const LIVE_SESSION_SQL = `SELECT s.last_seen_at AS "sLastSeenAt", s.expires_at AS "sExpiresAt",
   coalesce(c.version, 0) AS "sConfigVersion", ${installationColumns('i')}
   FROM sessions s JOIN installations i ON i.id = s.installation_id
   LEFT JOIN configurations c ON c.installation_id = i.id
-  WHERE s.token_hash = $1`);
+  WHERE s.token_hash = $1`;
 
 /** The live session of a cookie token and its installation; an expired one is deleted (null). */
 export async function findLiveSession(
@@ -67,7 +64,7 @@ export async function findLiveSession(
   // prepared statement.
   const [row] = await db.query<
     Installation & { sLastSeenAt: Date; sExpiresAt: Date; sConfigVersion: number }
-  >(liveSessionQuery(), [tokenHash], { prepare: 'live_session' });
+  >(LIVE_SESSION_SQL, [tokenHash], { prepare: 'live_session' });
   if (!row) return null;
   const { sLastSeenAt, sExpiresAt, sConfigVersion, ...installation } = row;
   const idleFor = now.getTime() - sLastSeenAt.getTime();

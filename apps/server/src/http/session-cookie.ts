@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_ABSOLUTE_MS } from './sessions.ts';
+import { SESSION_ABSOLUTE_MS } from '../domain/sessions.ts';
 
 export const SESSION_COOKIE = 'synchro_session';
 

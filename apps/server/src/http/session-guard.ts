@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
-import { unauthorized } from '../../http/errors.ts';
-import type { Installation } from '../installations/service.ts';
-import { readSessionToken } from './cookie.ts';
-import { accessRefusal } from './service.ts';
-import { deleteInstallationSessions, findLiveSession } from './sessions.ts';
+import type { AppContext } from '../context.ts';
+import { accessRefusal, type Installation } from '../domain/installations.ts';
+import { deleteInstallationSessions, findLiveSession } from '../domain/sessions.ts';
+import { unauthorized } from './errors.ts';
+import { readSessionToken } from './session-cookie.ts';
 
 interface SignedIn {
   installation: Installation;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.ts';
 import type { Db } from '../../src/db/types.ts';
-import { createInstallation, type NewInstallation } from '../../src/features/installations/service.ts';
+import { createInstallation, type NewInstallation } from '../../src/domain/installation-admin.ts';
 import { DEMO_CONFIG_FILE } from '../../src/paths.ts';
 
 export const FIXTURE_CONFIG = readFileSync(DEMO_CONFIG_FILE, 'utf8');

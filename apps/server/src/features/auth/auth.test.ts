@@ -11,8 +11,8 @@ import {
 } from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
-import { suspendInstallation } from '../installations/service.ts';
-import { SESSION_IDLE_MS } from './sessions.ts';
+import { suspendInstallation } from '../../domain/installation-admin.ts';
+import { SESSION_IDLE_MS } from '../../domain/sessions.ts';
 
 let db: Db;
 let app: FastifyInstance;
@@ -48,6 +48,18 @@ describe('POST /api/login', () => {
     expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('upper-cases the sync id as the login screen does: aUth001 signs in as AUTH001', async () => {
+    const res = await login(app, 'aUth001');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(ZUser.parse(res.json()).IDSynchro).toBe('AUTH001');
+    const [audit] = await db.query<{ sync_id: string }>(
+      `SELECT sync_id FROM audit_log WHERE action = 'login.success' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit?.sync_id).toBe('AUTH001');
+    // Only the case changes: other characters are still refused.
+    expect((await login(app, 'auth-001')).statusCode).toBe(400);
+  });
+
   it('sets Secure when the request came over HTTPS through the trusted proxy', async () => {
     const proxied = await testApp(db, { trustProxy: true });
     try {
@@ -75,7 +87,7 @@ describe('POST /api/login', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/api/login',
-      payload: { username: 'abc', password: '' },
+      payload: { username: 'ab-c', password: '' },
     });
     expect(res.statusCode).toBe(400);
     const body = res.json<{ message: string }>();

@@ -1,26 +1,21 @@
 import type { TLoginRequest } from '@synchro/contracts';
-import { recordAudit } from '../../audit/audit.ts';
+import { recordAudit } from '../../domain/audit.ts';
 import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { decoyClientIdHash, verifyClientId } from '../../security/secrets.ts';
-import { findInstallationBySyncId, isExpired, type Installation } from '../installations/service.ts';
-import { createSession, deleteInstallationSessions, deleteSession } from './sessions.ts';
+import { accessRefusal, findInstallationBySyncId, type Installation } from '../../domain/installations.ts';
+import {
+  createSession,
+  deleteInstallationSessions,
+  deleteSession,
+  findLiveSession,
+} from '../../domain/sessions.ts';
 import { assertNotThrottled, recordFailure, throttleKeys } from './throttle.ts';
 
 export const BAD_CREDENTIALS_MESSAGE = 'Identifiants incorrects';
-export const SUSPENDED_MESSAGE =
-  "Cette installation est suspendue : la connexion à la console n'est pas possible. Contactez votre fournisseur.";
-export const EXPIRED_MESSAGE =
-  "La licence de cette installation a expiré : la connexion à la console n'est pas possible. Contactez votre fournisseur pour la renouveler.";
-
-/** Why an installation may not use the console now, or null when it may. */
-export function accessRefusal(installation: Installation, now: Date): string | null {
-  if (installation.suspended) return SUSPENDED_MESSAGE;
-  if (isExpired(installation, now)) return EXPIRED_MESSAGE;
-  return null;
-}
 
 export interface LoginInput {
+  /** Validated by ZLoginRequest: the sync id is upper-cased. */
   credentials: TLoginRequest;
   address: string;
   /** The session token the browser already had, replaced by a new one. */
@@ -83,4 +78,22 @@ export async function login(
     });
     return { installation, token };
   });
+}
+
+/** Ends the session of a cookie token; audited when it was still live. */
+export async function logout(
+  db: Db,
+  input: { token: string; secret: string; now: Date; address: string },
+): Promise<void> {
+  const live = await findLiveSession(db, input.token, input.secret, input.now);
+  await deleteSession(db, input.token, input.secret);
+  if (live) {
+    await recordAudit(db, {
+      installationId: live.installation.id,
+      syncId: live.installation.syncId,
+      actor: 'user',
+      action: 'logout',
+      address: input.address,
+    });
+  }
 }

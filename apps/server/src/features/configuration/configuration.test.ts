@@ -1,17 +1,11 @@
 import {
-  CONFIG_SECTION_PATHS,
+  CONFIG_SECTION_KEYS,
+  CONFIG_SECTIONS,
   CONFLICT_MESSAGE,
   SECRET_PLACEHOLDER,
-  ZComplementResponse,
-  ZDataListsResponse,
-  ZExclusionsResponse,
-  ZExternalCalendarsResponse,
-  ZExternalLinksResponse,
-  ZPlanificationsResponse,
+  ZPlanningsList,
   ZSaveResponse,
-  ZSourcesResponse,
-  ZSyncDataResponse,
-  ZTerminalsResponse,
+  type TSaveableSectionKey,
 } from '@synchro/contracts';
 import { EDIT_SECTION, sectionOf, type EditKind } from '@synchro/config-xml';
 import type { FastifyInstance } from 'fastify';
@@ -20,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
-import { findInstallationBySyncId } from '../installations/service.ts';
+import { findInstallationBySyncId } from '../../domain/installations.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- views are checked through their JSON */
 type View = any;
@@ -70,6 +64,8 @@ async function getView(cookie: string, path: string): Promise<{ version: number;
 }
 
 interface Endpoint {
+  /** The registry's key of the section. */
+  key: TSaveableSectionKey;
   kind: EditKind;
   method: 'POST' | 'PATCH';
   url: string;
@@ -84,10 +80,11 @@ interface Endpoint {
 
 const ENDPOINTS: Endpoint[] = [
   {
+    key: 'sources',
     kind: 'sources',
     method: 'POST',
     url: '/api/database/sources',
-    view: CONFIG_SECTION_PATHS.sources,
+    view: CONFIG_SECTIONS.sources.getPath,
     message: 'Les paramètres de connexion ont été sauvegardés',
     toPayload: (v) => ({ sources: v.sources }),
     change: (p) => {
@@ -98,10 +95,11 @@ const ENDPOINTS: Endpoint[] = [
     invalidMessage: /^Requête invalide\. sources\.0\./,
   },
   {
+    key: 'externalLinks',
     kind: 'externalLinks',
     method: 'POST',
     url: '/api/database/external-links',
-    view: CONFIG_SECTION_PATHS.externalLinks,
+    view: CONFIG_SECTIONS.externalLinks.getPath,
     message: 'Les liaisons externes ont été mises à jour avec succès.',
     toPayload: (v) => ({
       Dossier_Import: v.Dossier_Import,
@@ -116,10 +114,11 @@ const ENDPOINTS: Endpoint[] = [
     invalidMessage: /^Requête invalide\. Dossier_Import : /,
   },
   {
+    key: 'externalCalendars',
     kind: 'externalCalendars',
     method: 'POST',
     url: '/api/database/external-calendars',
-    view: CONFIG_SECTION_PATHS.externalCalendars,
+    view: CONFIG_SECTIONS.externalCalendars.getPath,
     message: 'Les agendas externes ont été mis à jour avec succès.',
     toPayload: (v) => ({ agendaType: v.agendaType, mappings: v.mappings }),
     change: (p) => {
@@ -131,10 +130,11 @@ const ENDPOINTS: Endpoint[] = [
     invalidMessage: /Type d'agenda attendu/,
   },
   {
+    key: 'syncData',
     kind: 'syncData',
     method: 'POST',
     url: '/api/sync-data/save',
-    view: CONFIG_SECTION_PATHS.syncData,
+    view: CONFIG_SECTIONS.syncData.getPath,
     message: 'Les données de synchronisation ont été sauvegardées',
     toPayload: (v) => ({ syncData: v.syncData }),
     change: (p) => {
@@ -145,10 +145,11 @@ const ENDPOINTS: Endpoint[] = [
     invalidMessage: /Historique/,
   },
   {
+    key: 'exclusions',
     kind: 'exclusions',
     method: 'POST',
     url: '/api/database/exclusions',
-    view: CONFIG_SECTION_PATHS.exclusions,
+    view: CONFIG_SECTIONS.exclusions.getPath,
     message: 'Les exclusions ont été mises à jour.',
     toPayload: (v) => ({ exclusions: v.exclusions }),
     change: (p) => {
@@ -159,10 +160,11 @@ const ENDPOINTS: Endpoint[] = [
     invalidMessage: /Type d'exclusion attendu/,
   },
   {
+    key: 'complement',
     kind: 'complement',
     method: 'POST',
     url: '/api/database/complement',
-    view: CONFIG_SECTION_PATHS.complement,
+    view: CONFIG_SECTIONS.complement.getPath,
     message: 'Les paramètres complémentaires ont été mis à jour.',
     toPayload: (v) => ({
       googleApiKey: v.googleApiKey,
@@ -178,10 +180,11 @@ const ENDPOINTS: Endpoint[] = [
     invalidMessage: /Type de drive attendu/,
   },
   {
+    key: 'planifications',
     kind: 'planifications',
     method: 'POST',
     url: '/api/plannings',
-    view: CONFIG_SECTION_PATHS.planifications,
+    view: CONFIG_SECTIONS.planifications.getPath,
     message: 'Les planifications ont été sauvegardées avec succès',
     toPayload: (v) => ({ plannings: v.plannings }),
     change: (p) => {
@@ -192,10 +195,11 @@ const ENDPOINTS: Endpoint[] = [
     invalidMessage: /Heure attendue au format HH:MM/,
   },
   {
+    key: 'terminals',
     kind: 'terminal',
     method: 'PATCH',
     url: '/api/config/terminal',
-    view: CONFIG_SECTION_PATHS.terminals,
+    view: CONFIG_SECTIONS.terminals.getPath,
     message: 'Les modifications ont été enregistrées avec succès',
     toPayload: (v) => {
       const t = v.terminals[0];
@@ -238,7 +242,23 @@ async function otherSectionSave(e: Endpoint, cookie: string) {
   return other;
 }
 
+describe('registry', () => {
+  it('every section the registry can save is tested here', () => {
+    const saveable = CONFIG_SECTION_KEYS.filter((key) => CONFIG_SECTIONS[key].save !== null);
+    expect(ENDPOINTS.map((e) => e.key).sort()).toEqual([...saveable].sort());
+  });
+});
+
 describe.each(ENDPOINTS)('$method $url', (e) => {
+  it("is the registry's save of its section: the spec's path, method and message", () => {
+    expect(CONFIG_SECTIONS[e.key].save).toMatchObject({
+      path: e.url,
+      method: e.method,
+      success: e.message,
+      edit: e.kind,
+    });
+  });
+
   it('401 without a session', async () => {
     const res = await send(e, null, {});
     expect(res.statusCode).toBe(401);
@@ -343,25 +363,14 @@ describe.each(ENDPOINTS)('$method $url', (e) => {
   });
 });
 
-const RESPONSES = {
-  sources: ZSourcesResponse,
-  externalLinks: ZExternalLinksResponse,
-  externalCalendars: ZExternalCalendarsResponse,
-  syncData: ZSyncDataResponse,
-  exclusions: ZExclusionsResponse,
-  complement: ZComplementResponse,
-  planifications: ZPlanificationsResponse,
-  terminals: ZTerminalsResponse,
-  dataLists: ZDataListsResponse,
-};
-
 describe('views', () => {
   it('every view answers its contract schema', async () => {
     const { cookie } = await fresh();
-    for (const [name, path] of Object.entries(CONFIG_SECTION_PATHS)) {
-      const res = await app.inject({ url: path, headers: { cookie } });
-      const parsed = RESPONSES[name as keyof typeof RESPONSES].safeParse(res.json());
-      expect(parsed.success, `${path}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
+    for (const key of CONFIG_SECTION_KEYS) {
+      const { getPath, response } = CONFIG_SECTIONS[key];
+      const res = await app.inject({ url: getPath, headers: { cookie } });
+      const parsed = response.safeParse(res.json());
+      expect(parsed.success, `${getPath}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
     }
   });
 
@@ -394,7 +403,7 @@ describe('views', () => {
     expect(e.changed((await getView(cookie, e.view)).data)).toBe(true);
   });
 
-  it.each(Object.values(CONFIG_SECTION_PATHS))(
+  it.each(CONFIG_SECTION_KEYS.map((key) => CONFIG_SECTIONS[key].getPath))(
     'GET %s: 401 without session, else {version, data} and ETag',
     async (path) => {
       expect((await app.inject({ url: path })).statusCode).toBe(401);
@@ -408,7 +417,7 @@ describe('views', () => {
 
   it('an unreadable stored document: 422 pointing to the Diagnostic screen, for views and saves', async () => {
     const { id, cookie } = await fresh('<Connexion><Info>');
-    const view = await app.inject({ url: CONFIG_SECTION_PATHS.sources, headers: { cookie } });
+    const view = await app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } });
     expect(view.statusCode).toBe(422);
     expect(view.json<{ message: string }>().message).toMatch(/Diagnostic/);
     const save = await send(ENDPOINTS[0] as Endpoint, cookie, { sources: [] });
@@ -542,12 +551,28 @@ describe('plannings', () => {
   it('GET /api/plannings: 401, then the legacy list {Jour, Heure, Ordre}', async () => {
     expect((await app.inject({ url: '/api/plannings' })).statusCode).toBe(401);
     const { cookie } = await fresh();
-    const view = await getView(cookie, CONFIG_SECTION_PATHS.planifications);
+    const empty = await app.inject({ url: '/api/plannings', headers: { cookie } });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual([]); // the fixture has no schedule
+    const plannings = [
+      { day: 3, time: '07:15', type: 'R' },
+      { day: 8, time: '22:45', type: 'C' },
+    ];
+    const saved = await app.inject({
+      method: 'POST',
+      url: '/api/plannings',
+      headers: { cookie },
+      payload: { plannings },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const view = await getView(cookie, CONFIG_SECTIONS.planifications.getPath);
+    expect(view.data.plannings).toEqual(plannings);
     const res = await app.inject({ url: '/api/plannings', headers: { cookie } });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(
-      view.data.plannings.map((p: View) => ({ Jour: p.day, Heure: p.time, Ordre: p.type })),
-    );
+    // Jour as text, as the earlier server gave it.
+    expect(ZPlanningsList.parse(res.json())).toEqual([
+      { Jour: '3', Heure: '07:15', Ordre: 'R' },
+      { Jour: '8', Heure: '22:45', Ordre: 'C' },
+    ]);
   });
 
   it('POST /api/plannings stores the time zone in the document and on the installation', async () => {
@@ -563,7 +588,7 @@ describe('plannings', () => {
       },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const view = await getView(cookie, CONFIG_SECTION_PATHS.planifications);
+    const view = await getView(cookie, CONFIG_SECTIONS.planifications.getPath);
     expect(view.data).toEqual({
       timeZone: 'America/New_York',
       timeZoneOffset: '-05:00',
@@ -578,7 +603,7 @@ describe('plannings', () => {
     expect(inst?.timeZone).toBe('America/New_York');
     expect(inst?.timeZoneLabel).toBe('America/New_York');
     const list = await app.inject({ url: '/api/plannings', headers: { cookie } });
-    expect(list.json()).toEqual([{ Jour: 8, Heure: '06:00', Ordre: 'C' }]);
+    expect(list.json()).toEqual([{ Jour: '8', Heure: '06:00', Ordre: 'C' }]);
   });
 
   it('a failed schedule save carries the error field the legacy screen reads', async () => {
@@ -637,5 +662,52 @@ describe('terminal', () => {
       'Impossible de déterminer le terminal à mettre à jour',
     );
     expect((await stored(id)).version).toBe(1);
+  });
+});
+
+describe("what the earlier console's client sends", () => {
+  const post = (cookie: string, url: string, payload: object) =>
+    app.inject({ method: 'POST', url, headers: { cookie }, payload });
+
+  it('exclusions: ART, CLI, FOU without labels are saved as the three family types, labelled from the Data lists', async () => {
+    const { cookie } = await fresh();
+    const res = await post(cookie, CONFIG_SECTIONS.exclusions.save.path, {
+      exclusions: [
+        { id: 'ANIM0001|', type: 'ART' },
+        { id: 'CE0001|SFCL00002', type: 'CLI' },
+        { id: 'GROSSI|', type: 'FOU' },
+        { id: 'PUZZ0001|SFAR00001', type: 'ART' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await getView(cookie, CONFIG_SECTIONS.exclusions.getPath)).data.exclusions).toEqual([
+      { id: 'ANIM0001|', libelle: 'ANIMATIONS', type: 'ItemFamily' },
+      { id: 'PUZZ0001|SFAR00001', libelle: 'PUZZLES\tPuzzle + 900 pièces', type: 'ItemFamily' },
+      {
+        id: 'CE0001|SFCL00002',
+        libelle: "Comités d'entreprise\tEntreprises Etrangères",
+        type: 'CustomerFamily',
+      },
+      { id: 'GROSSI|', libelle: 'Grossiste', type: 'SupplierFamily' },
+    ]);
+  });
+
+  it('agendas: "empty" is no agenda type and a free row, never written', async () => {
+    const { id, cookie } = await fresh();
+    const res = await post(cookie, CONFIG_SECTIONS.externalCalendars.save.path, {
+      agendaType: 'empty',
+      mappings: [
+        { ID_Salarie: 'CO00002', ID_Agenda: 'agenda@exemple.fr' },
+        { ID_Salarie: 'empty', ID_Agenda: 'empty' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const view = (await getView(cookie, CONFIG_SECTIONS.externalCalendars.getPath)).data;
+    expect(view.agendaType).toBe('');
+    expect(view.mappings.slice(0, 2)).toEqual([
+      { ID_Salarie: 'CO00002', ID_Agenda: 'agenda@exemple.fr' },
+      { ID_Salarie: '-1', ID_Agenda: '-1' },
+    ]);
+    expect((await stored(id)).text).not.toContain('>empty<');
   });
 });

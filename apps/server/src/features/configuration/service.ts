@@ -1,31 +1,25 @@
-import { CONFLICT_MESSAGE, type TPayloadIssue, type TSaveResponse } from '@synchro/contracts';
 import {
-  ConfigXmlError,
-  editScope,
-  parseConfig,
-  type ConfigDocument,
-  type EditKind,
-} from '@synchro/config-xml';
-import { recordAudit } from '../../audit/audit.ts';
-import type { Db, Queryable } from '../../db/types.ts';
+  CONFIG_SECTIONS,
+  type ConfigSectionSave,
+  type TSaveableSectionKey,
+  type TSaveResponse,
+  type TSectionPayloadNormal,
+} from '@synchro/contracts';
+import { ConfigXmlError, editScope, type ConfigDocument, type EditKind } from '@synchro/config-xml';
+import type { Db } from '../../db/types.ts';
+import { recordAudit } from '../../domain/audit.ts';
+import {
+  conflict,
+  getVersionText,
+  lockConfiguration,
+  parseStored,
+  unreadableConfiguration,
+  writeNewVersion,
+} from '../../domain/configurations.ts';
+import type { Installation } from '../../domain/installations.ts';
 import { AppError } from '../../http/errors.ts';
-import type { Installation } from '../installations/service.ts';
-
-/** 422 answer when the stored document cannot be parsed: the Diagnostic screen can repair it. */
-export function unreadableConfiguration(err: ConfigXmlError): AppError {
-  return new AppError(
-    422,
-    `La configuration enregistrée est illisible (${err.message}). Ouvrez l'écran Diagnostic pour la vérifier et la réparer.`,
-    'unreadable-configuration',
-  );
-}
-
-export const conflict = () => new AppError(409, CONFLICT_MESSAGE, 'conflict');
-
-export function invalidPayload(issues: readonly TPayloadIssue[]): AppError {
-  const details = issues.map((i) => (i.path ? `${i.path} : ${i.message}` : i.message));
-  return new AppError(400, `Requête invalide. ${details.join(' ; ')}`, 'VALIDATION');
-}
+import { invalidPayload } from '../../http/validate.ts';
+import { SECTION_SAVERS } from './sections.ts';
 
 /**
  * The version a client edited, from `If-Match: "<version>"` (also `W/"<v>"` or a bare number);
@@ -38,74 +32,6 @@ export function parseIfMatch(header: string | string[] | undefined): number | nu
   if (!m)
     throw new AppError(400, 'En-tête If-Match invalide : version attendue, par exemple "12".', 'VALIDATION');
   return Number(m[1]);
-}
-
-export interface LockedConfiguration {
-  text: string;
-  version: number;
-}
-
-/** The newest configuration row, locked until the end of the transaction. */
-export async function lockConfiguration(tx: Queryable, installationId: string): Promise<LockedConfiguration> {
-  const [row] = await tx.query<LockedConfiguration>(
-    'SELECT text, version FROM configurations WHERE installation_id = $1 FOR UPDATE',
-    [installationId],
-  );
-  if (!row) {
-    throw new AppError(404, 'Aucune configuration enregistrée pour cette installation.', 'NOT_FOUND');
-  }
-  return row;
-}
-
-/**
- * History is complete: the version about to be replaced is in configuration_versions (created
- * installations store version 1 there; a text written by other means is backfilled here).
- */
-export async function ensureInHistory(
-  tx: Queryable,
-  installationId: string,
-  current: LockedConfiguration,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO configuration_versions (installation_id, version, text, author, section)
-     VALUES ($1, $2, $3, 'admin', NULL)
-     ON CONFLICT (installation_id, version) DO NOTHING`,
-    [installationId, current.version, current.text],
-  );
-}
-
-/** Writes `text` as the version after `current` (compare-and-swap) and appends it to history. */
-export async function writeNewVersion(
-  tx: Queryable,
-  installationId: string,
-  current: LockedConfiguration,
-  text: string,
-  author: 'user' | 'repair',
-  section: string | null,
-): Promise<number> {
-  await ensureInHistory(tx, installationId, current);
-  const next = current.version + 1;
-  const updated = await tx.query(
-    `UPDATE configurations SET text = $3, version = $4, updated_at = now()
-     WHERE installation_id = $1 AND version = $2 RETURNING version`,
-    [installationId, current.version, text, next],
-  );
-  if (updated.length !== 1) throw conflict();
-  await tx.query(
-    `INSERT INTO configuration_versions (installation_id, version, text, author, section)
-     VALUES ($1, $2, $3, $4, $5)`,
-    [installationId, next, text, author, section],
-  );
-  return next;
-}
-
-function parseStored(text: string): ConfigDocument {
-  try {
-    return parseConfig(text);
-  } catch (err) {
-    if (err instanceof ConfigXmlError) throw unreadableConfiguration(err);
-    throw err;
-  }
 }
 
 /** An edit's ConfigXmlError as the answer the administrator sees. */
@@ -122,42 +48,44 @@ function editFailure(err: ConfigXmlError): AppError {
   }
 }
 
-export interface SaveRequest {
+/** The save of a section of the registry (every saveable key has one). */
+export const sectionSave = (key: TSaveableSectionKey): ConfigSectionSave =>
+  CONFIG_SECTIONS[key].save as ConfigSectionSave;
+
+export interface SaveRequest<K extends TSaveableSectionKey> {
+  key: K;
   installation: Installation;
-  kind: EditKind;
-  /** The terminal's index for 'terminal'. */
-  index?: number;
   /** The version the client edited (If-Match), or null. */
   ifMatch: number | null;
-  /** The config-xml edit: newest document → new text (validates the payload). */
-  edit: (doc: ConfigDocument) => string;
-  /** French success message (spec §8). */
-  message: string;
+  /** Validated with the section's payload schema. */
+  payload: TSectionPayloadNormal<K>;
   address: string;
-  /** Extra writes in the same transaction (the installation's time zone). */
-  alsoWrite?: (tx: Queryable) => Promise<void>;
 }
 
 /**
  * The one save of a configuration section. In one transaction: lock the newest configuration;
  * when the client edited an older version, 409 if what this edit owns changed since; apply the
- * edit to the newest text; write it as the next version (author 'user', section = kind), audit.
+ * edit to the newest text; write it as the next version (author 'user', section = the edit kind),
+ * the section's other writes, audit. Answers the registry's success message.
  */
-export async function saveSection(db: Db, req: SaveRequest): Promise<TSaveResponse> {
+export async function saveSection<K extends TSaveableSectionKey>(
+  db: Db,
+  req: SaveRequest<K>,
+): Promise<TSaveResponse> {
+  const { installation, payload } = req;
+  const saver = SECTION_SAVERS[req.key];
+  const { edit: kind, success } = sectionSave(req.key);
+  const index = saver.index?.(payload);
   return db.transaction(async (tx) => {
-    const { installation, kind } = req;
     const current = await lockConfiguration(tx, installation.id);
     const doc = parseStored(current.text);
     if (req.ifMatch !== null && req.ifMatch !== current.version) {
-      const [base] = await tx.query<{ text: string }>(
-        'SELECT text FROM configuration_versions WHERE installation_id = $1 AND version = $2',
-        [installation.id, req.ifMatch],
-      );
-      if (!base || scopeOf(base.text, kind, req.index) !== scopeOf(doc, kind, req.index)) throw conflict();
+      const base = await getVersionText(tx, installation.id, req.ifMatch);
+      if (base === null || scopeOf(base, kind, index) !== scopeOf(doc, kind, index)) throw conflict();
     }
     let text: string;
     try {
-      text = req.edit(doc);
+      text = saver.edit(doc, payload);
     } catch (err) {
       if (err instanceof ConfigXmlError) throw editFailure(err);
       throw err;
@@ -166,7 +94,7 @@ export async function saveSection(db: Db, req: SaveRequest): Promise<TSaveRespon
       text === current.text
         ? current.version
         : await writeNewVersion(tx, installation.id, current, text, 'user', kind);
-    if (req.alsoWrite) await req.alsoWrite(tx);
+    await saver.alsoWrite?.(tx, installation, payload);
     await recordAudit(tx, {
       installationId: installation.id,
       syncId: installation.syncId,
@@ -175,13 +103,13 @@ export async function saveSection(db: Db, req: SaveRequest): Promise<TSaveRespon
       address: req.address,
       details: {
         section: kind,
-        ...(req.index !== undefined ? { index: req.index } : {}),
+        ...(index !== undefined ? { index } : {}),
         fromVersion: current.version,
         version,
         ifMatch: req.ifMatch,
       },
     });
-    return { message: req.message, version };
+    return { message: success, version };
   });
 }
 

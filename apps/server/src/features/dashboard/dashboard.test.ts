@@ -122,9 +122,9 @@ describe('GET /api/dashboard on the fixture', () => {
     const cookie = await signIn(app, 'BROKEN1');
     const res = await app.inject({ url: '/api/dashboard', headers: { cookie } });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'CONFIG_UNREADABLE' });
+    expect(res.json()).toMatchObject({ code: 'unreadable-configuration' });
     expect(res.json<{ message: string }>().message).toMatch(
-      /^La configuration enregistrée ne peut pas être lue/,
+      /^La configuration enregistrée est illisible .*Ouvrez l'écran Diagnostic/,
     );
     // /api/user still answers, with no configuration text rather than an unredacted one.
     const user = await app.inject({ url: '/api/user', headers: { cookie } });
@@ -218,7 +218,7 @@ describe('dashboard cache (per configuration version)', () => {
     for (let i = 0; i < 2; i += 1) {
       const res = await app.inject({ url: '/api/dashboard', headers: { cookie } });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toMatchObject({ code: 'CONFIG_UNREADABLE' });
+      expect(res.json()).toMatchObject({ code: 'unreadable-configuration' });
     }
   });
 });

@@ -1,7 +1,7 @@
 import type { TDashboardView } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { currentSignIn, requireSession } from '../auth/guard.ts';
+import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { buildDashboard } from './service.ts';
 
 export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -9,9 +9,9 @@ import {
   type ConfigDocument,
 } from '@synchro/config-xml';
 import { derive, type CachedConfig } from '../../domain/config-cache.ts';
-import { documentOr422, readOr422 } from '../../domain/connector-config.ts';
+import { documentOr422, readOr422 } from '../../domain/config-reading.ts';
 import { connectorTimestampToIso, isValidTimeZone, sameDayIn, zoneOffsetMinutes } from '../../time/zoned.ts';
-import type { Installation } from '../installations/service.ts';
+import type { Installation } from '../../domain/installations.ts';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Paris';
 /** Shown as 'Synchro pour votre ERP' when the licence names no software. */

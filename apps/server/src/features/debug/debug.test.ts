@@ -1,4 +1,4 @@
-import { CONFIG_SECTION_PATHS, ZRepairResponse, ZXmlStatusResponse } from '@synchro/contracts';
+import { CONFIG_SECTIONS, ZRepairResponse, ZXmlStatusResponse } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
@@ -74,7 +74,7 @@ describe('debug', () => {
     const { id, cookie } = await fresh(broken);
     const before = ZXmlStatusResponse.parse((await status(cookie)).json());
     expect(before.isValid).toBe(false);
-    expect((await app.inject({ url: CONFIG_SECTION_PATHS.sources, headers: { cookie } })).statusCode).toBe(
+    expect((await app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } })).statusCode).toBe(
       422,
     );
 
@@ -95,7 +95,7 @@ describe('debug', () => {
     expect((await stored(id))?.version).toBe(2);
     expect(ZXmlStatusResponse.parse((await status(cookie)).json()).isValid).toBe(true);
     // The views read the repaired version at once.
-    expect((await app.inject({ url: CONFIG_SECTION_PATHS.sources, headers: { cookie } })).statusCode).toBe(
+    expect((await app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } })).statusCode).toBe(
       200,
     );
     const [audit] = await db.query<{ details: Record<string, unknown> }>(

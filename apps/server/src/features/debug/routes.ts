@@ -1,7 +1,7 @@
 import type { TRepairResponse, TXmlStatusResponse } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { currentInstallation, requireSession } from '../auth/guard.ts';
+import { currentInstallation, requireSession } from '../../http/session-guard.ts';
 import { repairStored, xmlStatus } from './service.ts';
 
 export function debugRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,10 +1,10 @@
 import type { TRepairResponse, TXmlStatusResponse } from '@synchro/contracts';
 import { ConfigXmlError, diagnoseConfig, repairConfig } from '@synchro/config-xml';
-import { recordAudit } from '../../audit/audit.ts';
+import { recordAudit } from '../../domain/audit.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { getConfiguration, type Installation } from '../installations/service.ts';
-import { lockConfiguration, writeNewVersion } from '../configuration/service.ts';
+import { getConfiguration, lockConfiguration, writeNewVersion } from '../../domain/configurations.ts';
+import type { Installation } from '../../domain/installations.ts';
 
 /** GET /api/debug/xml-status: the diagnostic of the stored text. */
 export async function xmlStatus(db: Queryable, installationId: string): Promise<TXmlStatusResponse> {

@@ -2,7 +2,7 @@ import type { TServerIp } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import { requireSession } from '../auth/guard.ts';
+import { requireSession } from '../../http/session-guard.ts';
 
 export const PUBLIC_IP_MISSING_MESSAGE = 'Adresse IP publique du serveur non configurée (variable PUBLIC_IP)';
 

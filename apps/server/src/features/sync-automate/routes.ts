@@ -2,7 +2,7 @@ import { ZSyncAutomateRequest, type TSyncAutomateResponse } from '@synchro/contr
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { parseOr400 } from '../../http/validate.ts';
-import { currentInstallation, requireSession } from '../auth/guard.ts';
+import { currentInstallation, requireSession } from '../../http/session-guard.ts';
 import { requestSync } from './service.ts';
 
 export function syncAutomateRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,7 +1,7 @@
 import type { TSyncAutomateResponse, TSyncType } from '@synchro/contracts';
-import { recordAudit } from '../../audit/audit.ts';
+import { recordAudit } from '../../domain/audit.ts';
 import type { Queryable } from '../../db/types.ts';
-import type { Installation } from '../installations/service.ts';
+import type { Installation } from '../../domain/installations.ts';
 
 export const NOT_PREMIUM_MESSAGE = 'Cette fonctionnalité nécessite une licence Premium';
 export const NO_AUTOMATE_MESSAGE =

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { currentSignIn, requireSession } from '../auth/guard.ts';
-import { JSON_CONTENT_TYPE, userBody } from './service.ts';
+import { currentSignIn, requireSession } from '../../http/session-guard.ts';
+import { JSON_CONTENT_TYPE, userBody } from '../../domain/current-user.ts';
 
 export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The answer is ZUser (userOf), sent as prebuilt bytes: see userBody.

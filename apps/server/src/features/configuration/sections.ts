@@ -1,0 +1,93 @@
+import type {
+  TConfigSectionKey,
+  TPlanningsList,
+  TSaveableSectionKey,
+  TSectionPayloadNormal,
+  TSectionView,
+} from '@synchro/contracts';
+import {
+  editComplement,
+  editExclusions,
+  editExternalCalendars,
+  editExternalLinks,
+  editPlanifications,
+  editSources,
+  editSyncData,
+  editTerminal,
+  readComplement,
+  readDataLists,
+  readExclusions,
+  readExternalCalendars,
+  readExternalLinks,
+  readGlobalAuthorizations,
+  readInfo,
+  readPlanifications,
+  readSources,
+  readSyncData,
+  readTerminals,
+  type ConfigDocument,
+} from '@synchro/config-xml';
+import type { Queryable } from '../../db/types.ts';
+import { setInstallationTimeZone, type Installation } from '../../domain/installations.ts';
+
+/**
+ * What the server does for each section of the registry (CONFIG_SECTIONS of
+ * @synchro/contracts, which gives the paths, schemas and messages): the reader behind its GET
+ * view and the edit behind its save. Typed by key, so a section added to the registry does not
+ * compile until it has both here, and a reader must give the view its contract declares.
+ */
+export const SECTION_VIEWS: { [K in TConfigSectionKey]: (doc: ConfigDocument) => TSectionView<K> } = {
+  sources: readSources,
+  externalLinks: readExternalLinks,
+  externalCalendars: readExternalCalendars,
+  syncData: readSyncData,
+  exclusions: readExclusions,
+  complement: readComplement,
+  planifications: (doc) => {
+    const { exe, serial } = readInfo(doc);
+    return { ...readPlanifications(doc), xmlInfo: { exe, serial } };
+  },
+  terminals: (doc) => ({ ...readTerminals(doc), authorizations: readGlobalAuthorizations(doc) }),
+  dataLists: readDataLists,
+};
+
+export interface SectionSaver<K extends TSaveableSectionKey> {
+  /** The config-xml edit: newest document and validated payload → new text. */
+  edit: (doc: ConfigDocument, payload: TSectionPayloadNormal<K>) => string;
+  /** The terminal a save is about (compared alone on a stale If-Match). */
+  index?: (payload: TSectionPayloadNormal<K>) => number;
+  /** Another write of the same save, in its transaction. */
+  alsoWrite?: (tx: Queryable, installation: Installation, payload: TSectionPayloadNormal<K>) => Promise<void>;
+  /** Failures also carry `error` (= `message`): the earlier console's schedule screen reads it. */
+  errorField?: true;
+}
+
+export const SECTION_SAVERS: { [K in TSaveableSectionKey]: SectionSaver<K> } = {
+  sources: { edit: editSources },
+  externalLinks: { edit: editExternalLinks },
+  externalCalendars: { edit: editExternalCalendars },
+  syncData: { edit: editSyncData },
+  exclusions: { edit: editExclusions },
+  complement: { edit: editComplement },
+  planifications: {
+    edit: editPlanifications,
+    // The installation keeps the chosen zone too (docs/spec-notes.md, Saves of the settings screens).
+    alsoWrite: async (tx, installation, p) => {
+      if (p.timeZone) await setInstallationTimeZone(tx, installation, p.timeZone.label.trim());
+    },
+    errorField: true,
+  },
+  terminals: {
+    edit: (doc, p) => editTerminal(doc, p.terminalIndex, p.terminal),
+    index: (p) => p.terminalIndex,
+  },
+};
+
+/** GET /api/plannings: the schedule as the earlier server listed it, `Jour` as text. */
+export function legacyPlannings(doc: ConfigDocument): TPlanningsList {
+  return readPlanifications(doc).plannings.map((p) => ({
+    Jour: String(p.day),
+    Heure: p.time,
+    Ordre: p.type,
+  }));
+}
