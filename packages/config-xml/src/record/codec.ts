@@ -1,0 +1,110 @@
+import { decodeConnectorText, encodeConnectorText } from '../codec.ts';
+
+/**
+ * An import record as the connector stores it is in its text convention (UTF-8 bytes read as
+ * Latin-1, legacy-system.md §2). The console shows it decoded and stores an edit encoded again.
+ *
+ * Only character data changes: text, CDATA content and attribute values. Markup (names,
+ * comments, processing instructions, the declaration), references such as `&#233;` and a byte
+ * order mark stay as written. Each maximal run of non-ASCII characters is converted on its own:
+ * a UTF-8 sequence only has bytes ≥ 0x80, so a run never straddles markup, a reference or ASCII
+ * text, and decoding one never produces ASCII. Hence `encodeRecordText(decodeRecordText(s)) ===
+ * s` for every text whose character data is in the convention (a run that is not, e.g. accented
+ * text typed in clear, is shown as it is and stored in the convention).
+ *
+ * Both are lenient (a broken record is converted as far as it reads) and cost one `indexOf`
+ * walk plus one regular expression pass; a text without non-ASCII character data is returned as
+ * it is, without a copy.
+ */
+
+export function decodeRecordText(stored: string): string {
+  return mapCharacterData(stored, decodeConnectorText);
+}
+
+export function encodeRecordText(display: string): string {
+  return mapCharacterData(display, encodeConnectorText);
+}
+
+const NON_ASCII_RUN = /[\u0080-\uFFFF]+/g;
+
+/** Replaces every non-ASCII run of character data with `convert(run)`. */
+function mapCharacterData(text: string, convert: (run: string) => string): string {
+  const runs = new RegExp(NON_ASCII_RUN.source, 'g');
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  runs.lastIndex = start;
+  let next = runs.exec(text);
+  if (next === null) return text;
+
+  const out: string[] = [];
+  let copied = 0;
+  /** Converts the runs lying in [from, to), a range of character data. */
+  const data = (from: number, to: number): void => {
+    while (next !== null && next.index < to) {
+      if (next.index >= from) {
+        const run = next[0];
+        const converted = convert(run);
+        if (converted !== run) {
+          out.push(text.slice(copied, next.index), converted);
+          copied = next.index + run.length;
+        }
+      }
+      runs.lastIndex = next.index + next[0].length;
+      next = runs.exec(text);
+    }
+  };
+  /** Skips the runs before `offset` (they lie in markup). */
+  const markupUntil = (offset: number): void => {
+    if (next !== null && next.index < offset) {
+      runs.lastIndex = offset;
+      next = runs.exec(text);
+    }
+  };
+
+  const n = text.length;
+  let p = start;
+  while (p < n && next !== null) {
+    let q = text.indexOf('<', p);
+    if (q === -1) q = n;
+    data(p, q);
+    if (q >= n) break;
+    p = markup(text, q, data);
+    markupUntil(p);
+  }
+  if (copied === 0) return text;
+  out.push(text.slice(copied));
+  return out.join('');
+}
+
+/**
+ * The markup starting with `<` at `q`: reports the character data inside it (CDATA content,
+ * attribute values) to `data`; returns the offset after it. Unterminated markup runs to the end.
+ */
+function markup(text: string, q: number, data: (from: number, to: number) => void): number {
+  const n = text.length;
+  const end = (token: string, from: number): number => {
+    const e = text.indexOf(token, from);
+    return e === -1 ? n : e + token.length;
+  };
+  if (text.startsWith('<!--', q)) return end('-->', q + 4);
+  if (text.startsWith('<![CDATA[', q)) {
+    const e = text.indexOf(']]>', q + 9);
+    data(q + 9, e === -1 ? n : e);
+    return e === -1 ? n : e + 3;
+  }
+  if (text.charCodeAt(q + 1) === 63 /* ? */) return end('?>', q + 2);
+  if (text.charCodeAt(q + 1) === 33 /* ! */) return end('>', q + 2);
+  // A tag: quoted attribute values are character data.
+  let i = q + 1;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 62 /* > */) return i + 1;
+    if (c === 60 /* < */) return i; // broken tag: the next markup starts here
+    if (c === 34 || c === 39) {
+      const close = text.indexOf(c === 34 ? '"' : "'", i + 1);
+      if (close === -1) return n;
+      data(i + 1, close);
+      i = close + 1;
+    } else i++;
+  }
+  return n;
+}

@@ -1,0 +1,345 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigXmlError,
+  decodeRecordText,
+  encodeConnectorText,
+  encodeRecordText,
+  parseRecord,
+  RECORD_MAX_BYTES,
+  recordAttachments,
+} from '../src/index.ts';
+
+/** The sanitised real record (BOM, CRLF, root SyncNuxiDev), copied from shared/fixtures/records. */
+const ENREG = readFileSync(new URL('./fixtures/enreg-devis.xml', import.meta.url), 'utf8');
+
+function refusal(text: string): ConfigXmlError {
+  try {
+    parseRecord(text);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigXmlError);
+    return e as ConfigXmlError;
+  }
+  throw new Error(`accepted: ${text.slice(0, 80)}`);
+}
+
+describe('parseRecord: the safe check of a record XML', () => {
+  it('accepts the real record and any root element', () => {
+    const doc = parseRecord(ENREG);
+    expect(doc.index.name(0)).toBe('SyncNuxiDev');
+    expect(doc.text).toBe(ENREG);
+    expect(parseRecord('<Intervention><a>&#233;&#x20AC;&amp;&lt;</a></Intervention>').index.name(0)).toBe(
+      'Intervention',
+    );
+  });
+
+  it('refuses a DTD, entities beyond the five, characters XML refuses, broken XML', () => {
+    expect(refusal('<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>').code).toBe('doctype');
+    expect(refusal('<a>&nbsp;</a>').message).toBe(
+      'Entité « &nbsp; » non autorisée (seules les entités prédéfinies sont acceptées) (ligne 1, colonne 4)',
+    );
+    expect(refusal('<a>\u0001</a>').code).toBe('invalid-char');
+    expect(refusal('<a>&#1;</a>').code).toBe('invalid-char');
+    expect(refusal('<a>\uD800</a>').code).toBe('invalid-char');
+    expect(refusal('<a><b></a>').code).toBe('mismatched-tag');
+    expect(refusal('<a>').code).toBe('truncated');
+    expect(refusal('<a/><b/>').code).toBe('malformed');
+    expect(refusal('texte').code).toBe('malformed');
+    expect(refusal('<!-- rien -->')).toMatchObject({
+      code: 'no-root',
+      message: 'Le document ne contient aucun élément.',
+    });
+    expect(refusal('')).toMatchObject({ code: 'empty', message: 'Le fichier XML est vide.' });
+    expect(refusal('\uFEFF').code).toBe('empty');
+  });
+
+  it('refuses nesting deeper than 256 levels', () => {
+    expect(parseRecord(`${'<a>'.repeat(256)}${'</a>'.repeat(256)}`).index.count).toBe(256);
+    expect(refusal(`${'<a>'.repeat(257)}${'</a>'.repeat(257)}`).code).toBe('depth');
+  });
+
+  it('measures the 50 MB limit in UTF-8 bytes, with the spec message', () => {
+    expect(RECORD_MAX_BYTES).toBe(50 * 1024 * 1024);
+    const wrap = (n: number, ch: string): string => `<a>${ch.repeat(n)}</a>`;
+    // 7 bytes of markup; 2 bytes per 'é'.
+    const atLimit = wrap((RECORD_MAX_BYTES - 7) / 2 - 0.5, 'é') + ' ';
+    expect(new TextEncoder().encode(atLimit).length).toBe(RECORD_MAX_BYTES);
+    expect(() => parseRecord(atLimit)).not.toThrow();
+    const over = refusal(wrap(27 * 1024 * 1024, 'é'));
+    expect(over.code).toBe('too-large');
+    expect(over.message).toBe(
+      'Le fichier XML est trop volumineux (54,0 MB). La taille maximale autorisée est de 50MB.',
+    );
+  });
+});
+
+describe('decodeRecordText / encodeRecordText: the connector convention', () => {
+  it('round-trips the real record byte for byte (BOM, CRLF kept)', () => {
+    expect(decodeRecordText(ENREG)).toBe(ENREG);
+    expect(encodeRecordText(decodeRecordText(ENREG))).toBe(ENREG);
+    expect(ENREG.charCodeAt(0)).toBe(0xfeff);
+  });
+
+  it('decodes text, CDATA and attribute values; leaves markup, references and the BOM alone', () => {
+    const stored =
+      '\uFEFF<?xml version="1.0"?><!-- DÃ©but --><?pi CrÃ©ation?><Rec Nom="LÃ©a" Autre=\'Ã§a\'>' +
+      '<TypeElement>CrÃ©ation</TypeElement><Note><![CDATA[Ã\u00a0 <b>]]></Note><Ref>&#233;tÃ©</Ref>' +
+      // 😀 and € in the convention: their UTF-8 bytes as Latin-1 characters (C1 controls included).
+      '<DÃ©signation>\u00f0\u009f\u0098\u0080 5 \u00e2\u0082\u00ac</DÃ©signation></Rec>';
+    const shown =
+      '\uFEFF<?xml version="1.0"?><!-- DÃ©but --><?pi CrÃ©ation?><Rec Nom="Léa" Autre=\'ça\'>' +
+      '<TypeElement>Création</TypeElement><Note><![CDATA[à <b>]]></Note><Ref>&#233;té</Ref>' +
+      '<DÃ©signation>😀 5 €</DÃ©signation></Rec>';
+    expect(decodeRecordText(stored)).toBe(shown);
+    expect(encodeRecordText(shown)).toBe(stored);
+  });
+
+  it('shows text that is not in the convention as it is, and stores it in the convention', () => {
+    const typed = '<a>Léa et LÃ©a</a>';
+    expect(decodeRecordText(typed)).toBe('<a>Léa et Léa</a>');
+    expect(encodeRecordText('<a>Léa</a>')).toBe('<a>LÃ©a</a>');
+    // A Windows-1252 reading of the bytes is decoded too (as the configuration's codec does).
+    expect(decodeRecordText('<a>lâ€™Ã©tÃ©</a>')).toBe('<a>l’été</a>');
+  });
+
+  it('returns an ASCII text itself, and never throws on broken input', () => {
+    const ascii = '<a b="c">d</a>';
+    expect(decodeRecordText(ascii)).toBe(ascii);
+    for (const broken of [
+      '<a b="Ã©',
+      '<a><![CDATA[Ã©',
+      '<!-- Ã©',
+      '<?pi Ã©',
+      '<a Ã©<b>Ã©</b>',
+      'Ã©<',
+      '<!DOCTYPE Ã©',
+    ]) {
+      expect(encodeRecordText(decodeRecordText(broken))).toBe(broken);
+    }
+    expect(decodeRecordText('<a Ã©<b>Ã©</b>')).toBe('<a Ã©<b>é</b>');
+  });
+
+  // Random records whose character data is in the convention (built with the codec, tested on its
+  // own), with non-ASCII markup around it.
+  const CHARS = [
+    'a',
+    'Z',
+    '0',
+    ' ',
+    'é',
+    'è',
+    'œ',
+    '€',
+    '😀',
+    'ß',
+    '中',
+    '\u0085',
+    '&amp;',
+    '&#233;',
+    '\r\n',
+    '\t',
+  ];
+  const value = fc.array(fc.constantFrom(...CHARS), { maxLength: 8 }).map((a) => a.join(''));
+  const markupText = fc.constantFrom('', 'Ã©', 'é', 'note €');
+  interface Part {
+    shown: string;
+    stored: string;
+  }
+  const part: fc.Arbitrary<Part> = fc.oneof(
+    value.map((v) => ({ shown: `<v>${v}</v>`, stored: `<v>${encodeConnectorText(v)}</v>` })),
+    value.map((v) => ({ shown: `<v a="${v}"/>`, stored: `<v a="${encodeConnectorText(v)}"/>` })),
+    value.map((v) => ({ shown: `<![CDATA[${v}]]>`, stored: `<![CDATA[${encodeConnectorText(v)}]]>` })),
+    markupText.map((m) => ({ shown: `<!--${m}-->`, stored: `<!--${m}-->` })),
+    markupText.map((m) => ({ shown: `<?pi ${m}?>`, stored: `<?pi ${m}?>` })),
+  );
+
+  it('property: decode gives the text back, encode(decode(stored)) === stored', () => {
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), fc.boolean(), (parts, bom) => {
+        const prefix = bom ? '\uFEFF' : '';
+        const stored = `${prefix}<Rec>${parts.map((p) => p.stored).join('\r\n')}</Rec>`;
+        const shown = `${prefix}<Rec>${parts.map((p) => p.shown).join('\r\n')}</Rec>`;
+        expect(() => parseRecord(stored)).not.toThrow();
+        expect(decodeRecordText(stored)).toBe(shown);
+        expect(encodeRecordText(decodeRecordText(stored))).toBe(stored);
+      }),
+      { seed: 20261123, numRuns: 300 },
+    );
+  });
+});
+
+describe('recordAttachments', () => {
+  const base64 = (bytes: number): string => Buffer.alloc(bytes, 0xab).toString('base64');
+
+  it('finds none in the real quote (Table documentdevis)', () => {
+    expect(recordAttachments(ENREG)).toEqual([]);
+  });
+
+  it('lists the GED documents and photos with their name and decoded size', () => {
+    const pdf = base64(1000);
+    const png = base64(31);
+    const record =
+      '<SyncNuxiDev><Table>ged</Table><Enregistrement>' +
+      `<NomDocument>RÃ©sumÃ© d&apos;intervention.pdf</NomDocument><BinaireDocument>${pdf}</BinaireDocument>` +
+      '</Enregistrement><Photos><Table>images</Table><Photo1>' +
+      `<NomFichier>photo.png</NomFichier><Photo>${png.slice(0, 20)}\r\n${png.slice(20)}</Photo>` +
+      '</Photo1></Photos></SyncNuxiDev>';
+    const found = recordAttachments(record);
+    expect(
+      found.map(({ name, size, path, nameElement, contentElement }) => ({
+        name,
+        size,
+        path,
+        nameElement,
+        contentElement,
+      })),
+    ).toEqual([
+      {
+        name: "Résumé d'intervention.pdf",
+        size: 1000,
+        path: 'SyncNuxiDev/Enregistrement',
+        nameElement: 'NomDocument',
+        contentElement: 'BinaireDocument',
+      },
+      {
+        name: 'photo.png',
+        size: 31,
+        path: 'SyncNuxiDev/Photos/Photo1',
+        nameElement: 'NomFichier',
+        contentElement: 'Photo',
+      },
+    ]);
+    const first = found[0]!;
+    expect(record.slice(first.contentStart, first.contentEnd)).toBe(pdf);
+  });
+
+  it('follows the nearest Table: a non-attachment table inside a GED record is not one', () => {
+    const record =
+      '<R><Table>GED</Table><Lignes><Ligne><Table>lignes</Table><NomDocument>x</NomDocument>' +
+      `<BinaireDocument>${base64(3)}</BinaireDocument></Ligne></Lignes>` +
+      `<Doc><NomDocument>y.txt</NomDocument><BinaireDocument>${base64(4)}</BinaireDocument></Doc></R>`;
+    expect(recordAttachments(record).map((a) => [a.name, a.size])).toEqual([['y.txt', 4]]);
+    // A Table holding elements is not the leaf that names the table.
+    const notLeaf = `<R><Table><x>ged</x></Table><NomDocument>z</NomDocument><BinaireDocument>QQ==</BinaireDocument></R>`;
+    expect(recordAttachments(notLeaf)).toEqual([]);
+  });
+
+  it('reports a missing name or content (the screen says « Nom du document ou contenu manquant »)', () => {
+    const record =
+      '<R><Table>images</Table><A><Photo>QUJD</Photo></A><B><NomFichier>b.jpg</NomFichier></B>' +
+      '<C><NomFichier>c.jpg</NomFichier><Photo/></C></R>';
+    expect(recordAttachments(record).map((a) => [a.name, a.size, a.contentStart === -1])).toEqual([
+      ['', 3, false],
+      ['b.jpg', 0, true],
+      ['c.jpg', 0, false],
+    ]);
+  });
+
+  it('counts base64 split by references, CDATA and comments, padded or not', () => {
+    for (const content of ['QUJD&#13;\nRA==', '<![CDATA[QUJDRA==]]>', 'QUJD<!-- x -->RA', ' QUJDRA== ']) {
+      const [a] = recordAttachments(
+        `<R><Table>ged</Table><NomDocument>n</NomDocument><BinaireDocument>${content}</BinaireDocument></R>`,
+      );
+      expect(a?.size, content).toBe(4);
+    }
+  });
+
+  it('checks the record it is given as text', () => {
+    expect(() => recordAttachments('<R><Table>ged</Table>')).toThrow(ConfigXmlError);
+    const doc = parseRecord('<R><Table>ged</Table><NomDocument>n</NomDocument></R>');
+    expect(recordAttachments(doc)).toHaveLength(1);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Fuzz: mutated records only ever fail with ConfigXmlError.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const GED =
+  '\uFEFF<SyncNuxiDev><Table>ged</Table><Enregistrement><NomDocument>DÃ©vis.pdf</NomDocument>' +
+  `<BinaireDocument>${Buffer.alloc(300, 7).toString('base64')}</BinaireDocument>` +
+  '<Libelle att="Ã©">CrÃ©ation &amp; suite<![CDATA[Ã ]]><!-- Ã© --></Libelle></Enregistrement></SyncNuxiDev>';
+
+type TMutation =
+  | { kind: 'truncate'; at: number }
+  | { kind: 'insert'; at: number; text: string }
+  | { kind: 'flip-byte'; at: number; byte: number }
+  | { kind: 'delete'; at: number; length: number };
+
+const SNIPPETS = [
+  '<',
+  '>',
+  '&',
+  '&#0;',
+  '&nbsp;',
+  '<!DOCTYPE a>',
+  '<![CDATA[',
+  ']]>',
+  '"',
+  '</a>',
+  '<b>',
+  '\u0000',
+  '\uD800',
+  'Ã',
+  '<!--',
+];
+
+function mutation(size: number): fc.Arbitrary<TMutation> {
+  return fc.oneof(
+    fc.record({ kind: fc.constant('truncate' as const), at: fc.nat(size) }),
+    fc.record({ kind: fc.constant('insert' as const), at: fc.nat(size), text: fc.constantFrom(...SNIPPETS) }),
+    fc.record({ kind: fc.constant('flip-byte' as const), at: fc.nat(size - 1), byte: fc.nat(255) }),
+    fc.record({
+      kind: fc.constant('delete' as const),
+      at: fc.nat(size - 1),
+      length: fc.integer({ min: 1, max: 12 }),
+    }),
+  );
+}
+
+function mutate(text: string, m: TMutation): string {
+  const at = Math.min(m.at, text.length);
+  switch (m.kind) {
+    case 'truncate':
+      return text.slice(0, at);
+    case 'insert':
+      return text.slice(0, at) + m.text + text.slice(at);
+    case 'delete':
+      return text.slice(0, at) + text.slice(at + m.length);
+    case 'flip-byte': {
+      const bytes = encoder.encode(text);
+      bytes[Math.min(m.at, bytes.length - 1)] = m.byte;
+      return decoder.decode(bytes);
+    }
+  }
+}
+
+describe('fuzz: mutated records', () => {
+  it.each([
+    ['the real quote', ENREG],
+    ['a GED record', GED],
+  ])('%s: check and attachments fail only with ConfigXmlError; the codec never fails', (_label, source) => {
+    let valid = 0;
+    fc.assert(
+      fc.property(fc.array(mutation(source.length), { minLength: 1, maxLength: 3 }), (mutations) => {
+        const text = mutations.reduce(mutate, source);
+        const shown = decodeRecordText(text);
+        encodeRecordText(shown);
+        try {
+          const doc = parseRecord(text);
+          recordAttachments(doc);
+          valid += 1;
+          // What reads as a record still reads once decoded for display.
+          expect(() => parseRecord(shown)).not.toThrow();
+        } catch (e) {
+          if (!(e instanceof ConfigXmlError)) throw e;
+          expect(e.message).not.toBe('');
+        }
+      }),
+      { seed: 20261123, numRuns: 300 },
+    );
+    expect(valid).toBeGreaterThan(10);
+  });
+});
