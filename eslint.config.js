@@ -6,6 +6,116 @@ import globals from 'globals';
 import { readdirSync } from 'node:fs';
 import webImportX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver as webImportResolver } from 'eslint-import-resolver-typescript';
+import serverImportX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver as serverImportResolver } from 'eslint-import-resolver-typescript';
+
+// ---------------------------------------------------------------------------------------------
+// apps/server: layers (docs/architecture.md, "Server"). One direction: main.ts, app.ts → features/
+// <area> → http/ (AppError, validation, session guard) → domain/ (data modules) → db/; security/,
+// time/, config/, static/ and paths.ts are leaves. Every folder of features/ is an area.
+const SERVER_SRC = 'apps/server/src';
+const SERVER_AREAS = readdirSync(new URL(`./${SERVER_SRC}/features`, import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const inServer = (...paths) => paths.map((path) => `${SERVER_SRC}/${path}`);
+const SERVER_LEAVES = inServer('security', 'time', 'config', 'static', 'paths.ts');
+const serverLayers = {
+  files: [`${SERVER_SRC}/**/*.ts`],
+  plugins: { 'import-x': serverImportX },
+  settings: {
+    'import-x/resolver-next': [
+      serverImportResolver({ project: `${import.meta.dirname}/apps/server/tsconfig.json` }),
+    ],
+  },
+  rules: {
+    'import-x/no-restricted-paths': [
+      'error',
+      {
+        basePath: import.meta.dirname,
+        zones: [
+          ...SERVER_AREAS.map((area) => ({
+            target: inServer(`features/${area}`),
+            from: inServer('features'),
+            except: [`./${area}`],
+            message:
+              'A feature never imports another feature: shared data goes to domain/, shared HTTP helpers to http/.',
+          })),
+          {
+            target: inServer(
+              'features',
+              'http',
+              'domain',
+              'db',
+              'context.ts',
+              'security',
+              'time',
+              'config',
+              'static',
+            ),
+            from: inServer('app.ts', 'main.ts', 'admin', 'demo'),
+            message: 'Nothing imports the composition (app.ts, main.ts) or the admin and demo entry points.',
+          },
+          {
+            target: inServer('http', 'admin', 'demo'),
+            from: inServer('features'),
+            message: 'http/, admin/ and demo/ import no feature: they use domain/.',
+          },
+          {
+            target: inServer('domain', 'db'),
+            from: inServer('features', 'context.ts'),
+            message: 'domain/ and db/ import no feature.',
+          },
+          {
+            target: inServer('domain', 'db'),
+            from: inServer('http'),
+            except: ['./errors.ts'],
+            message: 'domain/ and db/ use AppError (http/errors.ts) and nothing else of http/.',
+          },
+          {
+            target: inServer('db'),
+            from: inServer('domain'),
+            message: 'db/ imports nothing above it.',
+          },
+          {
+            target: SERVER_LEAVES,
+            from: inServer('features', 'http', 'domain', 'db', 'context.ts'),
+            message: 'security/, time/, config/, static/ and paths.ts are leaves: they import no layer.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The whole repository: no import cycle (docs/architecture.md, "Checks"). Workspace packages are
+// followed through their sources, so a cycle between two packages counts too.
+const importCycles = {
+  files: ['**/*.{ts,tsx,mts,js,mjs}'],
+  plugins: { 'import-x': serverImportX },
+  settings: {
+    // The files the rule reads to follow imports (only .js without this), and the workspace
+    // packages as internal modules (followed, not skipped as external).
+    'import-x/extensions': serverImportX.flatConfigs.typescript.settings['import-x/extensions'],
+    'import-x/parsers': serverImportX.flatConfigs.typescript.settings['import-x/parsers'],
+    'import-x/internal-regex': '^@synchro/',
+    'import-x/resolver-next': [
+      serverImportResolver({
+        project: [
+          'apps/*/tsconfig.json',
+          'packages/*/tsconfig.json',
+          'tools/*/tsconfig.json',
+          'e2e/tsconfig.json',
+        ].map((project) => `${import.meta.dirname}/${project}`),
+        noWarnOnMultipleProjects: true,
+      }),
+    ],
+  },
+  rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+};
+// ---------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------
 // apps/web: import boundaries (docs/architecture.md, "Web"). One direction: app/ → features/<screen>
@@ -115,4 +225,6 @@ export default tseslint.config(
     },
   },
   webBoundaries,
+  serverLayers,
+  importCycles,
 );
