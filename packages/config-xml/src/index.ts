@@ -43,3 +43,8 @@ export { editTerminal, expectedAutorisationLongue } from './edit/terminal.ts';
 export { diagnoseConfig } from './diagnostic/diagnose.ts';
 export { REQUIRED_SECTIONS } from './diagnostic/sections.ts';
 export { repairConfig, type TRepairResult } from './repair/repair.ts';
+export { editConnectorParts, CONNECTOR_OWNED, CONNECTOR_ORDER } from './connector/edit.ts';
+export { checkDataElement } from './connector/data.ts';
+export { parseRecord, RECORD_MAX_BYTES, type RecordDocument } from './record/check.ts';
+export { decodeRecordText, encodeRecordText } from './record/codec.ts';
+export { recordAttachments, type TRecordAttachment } from './record/attachments.ts';
