@@ -1,5 +1,7 @@
-// `npm test`: every test (unit + API on the embedded database, the database tests again on
-// PostgreSQL when one answers, then the browser tests), and one closing line `N passed, N failed`.
+// `npm test`: the static checks (`npm run lint`, `npm run typecheck`: each counts as one test),
+// every test (unit + API on the embedded database, the database tests again on PostgreSQL when
+// one answers, then the browser tests), and one closing line `N passed, N failed`.
+// `node scripts/test.mjs checks|unit|e2e` runs one part.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -44,6 +46,17 @@ function portAnswers(host, port) {
 }
 
 const only = process.argv[2];
+
+if (!only || only === 'checks') {
+  // ESLint (layers, import cycles...) and Prettier, then TypeScript: a failure is a failed test.
+  for (const [label, script] of [
+    ['Lint (ESLint and Prettier)', 'lint'],
+    ['Type check (tsc)', 'typecheck'],
+  ]) {
+    if (run(label, 'npm', ['run', script]) === 0) totals.passed += 1;
+    else totals.failed += 1;
+  }
+}
 
 if (!only || only === 'unit') {
   run('Unit and API tests (embedded database)', 'npx', [
