@@ -250,12 +250,6 @@ export function parseChildren(
 // ---------------------------------------------------------------------------------------------
 // Reading helpers
 
-export function elementChildren(el: XElement): XElement[] {
-  const out: XElement[] = [];
-  for (const k of el.children) if (k.kind === ELEMENT) out.push(k);
-  return out;
-}
-
 export function childNamed(el: XElement | null | undefined, name: string): XElement | null {
   if (!el) return null;
   for (const k of el.children) if (k.kind === ELEMENT && k.name === name) return k;
@@ -299,12 +293,6 @@ export function xmlText(el: XElement): string {
   return out;
 }
 
-/** True when the element has no child element (a value node). */
-export function isLeaf(el: XElement): boolean {
-  for (const k of el.children) if (k.kind === ELEMENT) return false;
-  return true;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Writing
 
@@ -315,20 +303,6 @@ export function touch(node: XNode): void {
     el.dirty = true;
     el = el.parent;
   }
-}
-
-/** Indentation of an element: the blanks between the start of its line and its `<`. */
-export function indentOf(el: XElement): string {
-  if (el.start < 0) return el.indent ?? '';
-  const t = el.src.text;
-  let i = el.start;
-  while (i > 0) {
-    const c = t.charCodeAt(i - 1);
-    if (c === 32 || c === 9) i--;
-    else if (c === 10 || c === 13) return t.slice(i, el.start);
-    else return '';
-  }
-  return t.slice(0, el.start);
 }
 
 /** Writes a node: its source slice when unchanged, else rebuilt from its children. */
