@@ -58,31 +58,34 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Posts `items` in batches of at most `size`; a batch that fails is logged and skipped. */
+/**
+ * Posts `items` in batches of at most `size`; a batch that fails is logged and skipped, and the
+ * step named in `failedSteps`. Returns how many were sent.
+ */
 async function postInBatches<T>(
   items: readonly T[],
   size: number,
   post: (batch: T[]) => Promise<TBatchAnswer>,
-  label: string,
-  log: Logger,
-): Promise<{ sent: number; failedBatches: number }> {
+  step: { name: string; label: string; log: Logger; failedSteps: string[] },
+): Promise<number> {
   let sent = 0;
-  let failedBatches = 0;
+  let failed = false;
   for (let start = 0; start < items.length; start += size) {
     const batch = items.slice(start, start + size);
     try {
       const answer = await post(batch);
       sent += batch.length;
-      log.debug(
+      step.log.debug(
         'batch',
-        `${label} : ${batch.length} envoyés, ${answer.inserted} ajoutés, ${answer.duplicates} déjà reçus`,
+        `${step.label} : ${batch.length} envoyés, ${answer.inserted} ajoutés, ${answer.duplicates} déjà reçus`,
       );
     } catch (err) {
-      failedBatches++;
-      log.warn('batch', `${label} : lot de ${batch.length} non envoyé : ${messageOf(err)}`);
+      failed = true;
+      step.log.warn('batch', `${step.label} : lot de ${batch.length} non envoyé : ${messageOf(err)}`);
     }
   }
-  return { sent, failedBatches };
+  if (failed) step.failedSteps.push(step.name);
+  return sent;
 }
 
 export async function playSync(type: SyncType, deps: SyncPlayerDeps): Promise<SyncReport> {
@@ -136,15 +139,17 @@ export async function playSync(type: SyncType, deps: SyncPlayerDeps): Promise<Sy
       count: deps.recordsPerSync ?? rng.int(8, 30),
       failed: report.failed,
     });
-    const posted = await postInBatches(
+    report.recordsSent = await postInBatches(
       records,
       MAX_RECORDS_PER_BATCH,
       (b) => client.postImportRecords(b),
-      'enregistrements',
-      log,
+      {
+        name: 'import-records',
+        label: 'enregistrements',
+        log,
+        failedSteps,
+      },
     );
-    report.recordsSent = posted.sent;
-    if (posted.failedBatches > 0) failedSteps.push('import-records');
   }
 
   const figures = lastSyncFigures(rng, {
@@ -158,15 +163,12 @@ export async function playSync(type: SyncType, deps: SyncPlayerDeps): Promise<Sy
     durationSeconds: figures.durationSeconds,
     records,
   });
-  const postedTx = await postInBatches(
+  report.transactionsSent = await postInBatches(
     transactions,
     MAX_TRANSACTIONS_PER_BATCH,
     (b) => client.postTransactions(b),
-    'transactions',
-    log,
+    { name: 'transactions', label: 'transactions', log, failedSteps },
   );
-  report.transactionsSent = postedTx.sent;
-  if (postedTx.failedBatches > 0) failedSteps.push('transactions');
 
   const endMs = now();
   const info: TInfoPatch = {

@@ -7,7 +7,7 @@ import {
   ZTransactionsRequest,
 } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
-import type { TImportRecord, TQueuedRecord } from '../src/api-types.ts';
+import type { TImportRecord } from '../src/api-types.ts';
 import { connectorStamp } from '../src/connector-time.ts';
 import type { GeneratorContext } from '../src/generators/context.ts';
 import { DEVIS_HEADER_FIELDS, DEVIS_LINE_FIELDS } from '../src/generators/devis-fields.ts';
@@ -25,7 +25,7 @@ import { generateTransactions } from '../src/generators/transactions.ts';
 import { readInstallation, type Installation } from '../src/installation.ts';
 import { Random } from '../src/random.ts';
 import { childOf, childText, parseXml, type XmlElement } from '../src/xml-tree.ts';
-import { FIXTURE_CONFIG, FIXTURE_DEVICE_IDS } from './helpers.ts';
+import { FIXTURE_CONFIG, FIXTURE_DEVICE_IDS, queuedRecord } from './helpers.ts';
 
 const NOW = Date.parse('2025-11-14T08:09:52.542Z');
 const ISO_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
@@ -360,15 +360,7 @@ describe('IdFactory', () => {
 });
 
 describe('importResult', () => {
-  const queued: TQueuedRecord = {
-    IDInterne: 'NUXIDEVA61267c591917f0e1',
-    TypeEnreg: 'DocumentDEVIS',
-    RefDoc: 'XX_13708041526',
-    DateHeure: '2025-11-14T09:12:00',
-    NumLigne: 3,
-    TypeElement: 'CrÃ©ation',
-    Enreg: '<SyncNuxiDev/>',
-  };
+  const queued = queuedRecord();
 
   it('imports most records, rejects some with a log, and sometimes produces the PDF of a quote', () => {
     const results = Array.from({ length: 200 }, (_, seed) => importResult(new Random(seed), queued));

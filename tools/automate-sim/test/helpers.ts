@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { TQueuedRecord } from '../src/api-types.ts';
 import { encodeOrder, type SyncOrder } from '../src/order-codec.ts';
 
 /** The real configuration fixture (the repository's copy of /work/shared/fixtures/config). */
@@ -46,4 +47,18 @@ export async function sendOrder(port: number, payload: string): Promise<{ status
 
 export function sendSyncOrder(port: number, overrides: Partial<SyncOrder> = {}) {
   return sendOrder(port, encodeOrder(order(overrides)));
+}
+
+/** A record as the import queue gives it (a quote by default). */
+export function queuedRecord(overrides: Partial<TQueuedRecord> = {}): TQueuedRecord {
+  return {
+    IDInterne: 'NUXIDEVA61267c591917f0e1',
+    TypeEnreg: 'DocumentDEVIS',
+    RefDoc: 'XX_13708041526',
+    DateHeure: '2025-11-14T09:12:00',
+    NumLigne: 3,
+    TypeElement: 'CrÃ©ation',
+    Enreg: '<SyncNuxiDev/>',
+    ...overrides,
+  };
 }

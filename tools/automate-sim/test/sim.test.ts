@@ -9,7 +9,14 @@ import { encodeOrder } from '../src/order-codec.ts';
 import { startAutomateSim, type AutomateSimOptions, type RunningAutomateSim } from '../src/sim.ts';
 import { childText, parseXml } from '../src/xml-tree.ts';
 import { FakeConsole, waitFor } from './fake-console.ts';
-import { FIXTURE_CONFIG, FIXTURE_DEVICE_IDS, order, sendOrder, sendSyncOrder } from './helpers.ts';
+import {
+  FIXTURE_CONFIG,
+  FIXTURE_DEVICE_IDS,
+  order,
+  queuedRecord,
+  sendOrder,
+  sendSyncOrder,
+} from './helpers.ts';
 
 const TOKEN = 'ctk_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 
@@ -285,33 +292,14 @@ describe('the sync played through the connector API', () => {
 
   it('imports the queued records at its next sync, and the records it left pending at the one after', async () => {
     fake.enqueue([
-      {
-        IDInterne: 'NUXIDEVA0000000000000001',
-        TypeEnreg: 'DocumentDEVIS',
-        RefDoc: 'XX_13708041526',
-        DateHeure: '2025-11-14T09:12:00',
-        NumLigne: 3,
-        TypeElement: 'CrÃ©ation',
-        Enreg: '<SyncNuxiDev/>',
-      },
-      {
+      queuedRecord({ IDInterne: 'NUXIDEVA0000000000000001' }),
+      queuedRecord({
         IDInterne: 'NUXIINTA0000000000000002',
         TypeEnreg: 'Intervention',
         RefDoc: 'INT000042',
-        DateHeure: '2025-11-14T09:13:00',
         NumLigne: 1,
-        TypeElement: 'CrÃ©ation',
-        Enreg: '<SyncNuxiDev/>',
-      },
-      {
-        IDInterne: 'NUXI GED/3',
-        TypeEnreg: 'GED',
-        RefDoc: 'XX_1',
-        DateHeure: '2025-11-14T09:14:00',
-        NumLigne: 1,
-        TypeElement: 'CrÃ©ation',
-        Enreg: '<SyncNuxiDev/>',
-      },
+      }),
+      queuedRecord({ IDInterne: 'NUXI GED/3', TypeEnreg: 'GED', RefDoc: 'XX_1', NumLigne: 1 }),
     ]);
     const sim = await startSim({ recordsPerSync: 200 });
     await sendSyncOrder(sim.port, { type: 'I' });
