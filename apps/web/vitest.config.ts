@@ -7,5 +7,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
+    // A screen test clicks through Radix widgets on jsdom: seconds, more when the machine is busy.
+    testTimeout: 20_000,
   },
 });

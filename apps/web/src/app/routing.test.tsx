@@ -55,7 +55,7 @@ describe('route guard', () => {
     renderApp('/nulle-part');
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
     expect(screen.getByText(/avez-vous oublié d'ajouter la page au routeur/)).toBeInTheDocument();
-    expect(document.title).toBe('Page introuvable – Synchro');
+    await waitFor(() => expect(document.title).toBe('Page introuvable – Synchro'));
   });
 
   it.each([
@@ -66,7 +66,7 @@ describe('route guard', () => {
     renderApp(path);
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
     expect(screen.getByText('Cet écran arrive bientôt')).toBeInTheDocument();
-    expect(document.title).toBe(`${title} – Synchro`);
+    await waitFor(() => expect(document.title).toBe(`${title} – Synchro`));
   });
 
   it.each([
@@ -82,7 +82,7 @@ describe('route guard', () => {
     renderApp(path);
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
     expect(screen.queryByText('Cet écran arrive bientôt')).not.toBeInTheDocument();
-    expect(document.title).toBe(`${title} – Synchro`);
+    await waitFor(() => expect(document.title).toBe(`${title} – Synchro`));
   });
 
   it('/debug shows the diagnostic screen (no menu entry) and sets the page title', async () => {
@@ -91,7 +91,7 @@ describe('route guard', () => {
     const title = 'Diagnostic XML de Configuration';
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
     expect(screen.queryByText('Cet écran arrive bientôt')).not.toBeInTheDocument();
-    expect(document.title).toBe(`${title} – Synchro`);
+    await waitFor(() => expect(document.title).toBe(`${title} – Synchro`));
   });
 });
 

@@ -5,17 +5,20 @@ import { PageHeader } from '../components/ui/page-header.tsx';
 import { LoadingState } from '../components/ui/spinner.tsx';
 import { errorDetail } from '../lib/api-client.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
-import type { useConfigSection } from './use-config-section.ts';
 
-type Section<F> = Pick<
-  ReturnType<typeof useConfigSection<unknown, F, unknown>>,
-  'query' | 'form' | 'dirty' | 'save' | 'saving'
->;
+/** What the frame shows of a section editor (`useConfigSection`); `query` is the one a retry asks again. */
+export interface SectionFrame<F> {
+  query: { isError: boolean; error: unknown; isFetching: boolean; refetch: () => unknown };
+  form: F | null;
+  dirty: boolean;
+  save: () => void;
+  saving: boolean;
+}
 
 export interface ConfigSectionScreenProps<F> {
   title: string;
   description: ReactNode;
-  section: Section<F>;
+  section: SectionFrame<F>;
   /** Checks the form before saving; false keeps the request from leaving (errors are shown). */
   validate?: (form: F) => boolean;
   children: (form: F) => ReactNode;

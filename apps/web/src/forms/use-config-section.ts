@@ -1,41 +1,49 @@
 import { useCallback, useMemo, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TSaveResponse } from '@synchro/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  CONFIG_SECTIONS,
+  SAVE_ERROR_TITLE,
+  ZSaveResponse,
+  type ConfigSectionSave,
+  type TConfigSectionKey,
+  type TSaveableSectionKey,
+  type TSectionPayload,
+  type TSectionView,
+} from '@synchro/contracts';
 import { toast } from '../components/ui/toast-store.ts';
-import { ApiError, api, apiRequest, errorDetail } from '../lib/api-client.ts';
-import { configSectionPath, queryKeys } from '../lib/query-keys.ts';
+import { ApiError, apiRequest, api, errorDetail, type ResponseSchema } from '../lib/api-client.ts';
+import { queryKeys } from '../lib/query-keys.ts';
 import { useUnsavedChanges } from '../state/unsaved-changes/use-unsaved-changes.ts';
 
-export type ConfigSectionName = Parameters<typeof queryKeys.configSection>[0];
-
-/** GET /api/config/<section>: the view and the version it was read from. */
-export interface Versioned<V> {
-  version: number;
-  data: V;
-}
-
-export const SAVE_ERROR_TITLE = 'Erreur de sauvegarde';
 export const RELOAD_LABEL = 'Recharger';
 
-export interface ConfigSectionOptions<V, F, P> {
-  section: ConfigSectionName;
-  /** Path of the section save. */
-  savePath: string;
-  /** Method of the save: POST (default) or PATCH (the terminal save). */
-  saveMethod?: 'POST' | 'PATCH';
-  /** The form state of a view. */
-  toForm: (view: V) => F;
-  /** The payload of a form state (spec §7). */
-  toPayload: (form: F) => P;
+/**
+ * The query of a section's view: GET path and response schema from the registry; the answer is
+ * `{version, data}`, `data` typed by the key.
+ */
+export function configSectionQuery<K extends TConfigSectionKey>(section: K) {
+  const entry = CONFIG_SECTIONS[section];
+  // The entry of K parses `{version, data: TSectionView<K>}` (TSectionResponse<K>); TypeScript
+  // cannot follow a generic index into the registry, hence the assertion.
+  const schema = entry.response as unknown as ResponseSchema<{ version: number; data: TSectionView<K> }>;
+  return queryOptions({
+    queryKey: queryKeys.configSection(section),
+    queryFn: ({ signal }) => api.get(entry.getPath, { signal, schema }),
+  });
+}
+
+/** GET /api/config/data-lists: employees, agendas, depots and families (Exclusions, Terminaux). */
+export const useDataLists = () => useQuery(configSectionQuery('dataLists'));
+
+export interface ConfigSectionOptions<K extends TSaveableSectionKey, F> {
+  /** The section's key in the registry: paths, method, schemas and texts come from there. */
+  section: K;
+  /** The form state of a view (null: nothing to edit, e.g. no terminal selected). */
+  toForm: (view: TSectionView<K>) => F | null;
+  /** The payload of a form state (docs/spec-notes.md, Saves of the settings screens). */
+  toPayload: (form: F) => TSectionPayload<K>;
   /** What the server answers after saving `form` (shown until the refetch lands). */
-  toView: (form: F, previous: V) => V;
-  /** Spec §8: success toast, default text of the failure toast. */
-  successMessage: string;
-  failureMessage: string;
-  /** When given, the success toast has this title and `successMessage` as its description. */
-  successTitle?: string;
-  /** Title of the failure toasts (default 'Erreur de sauvegarde'). */
-  failureTitle?: string;
+  toView: (form: F, previous: TSectionView<K>) => TSectionView<K>;
 }
 
 interface Draft<F> {
@@ -49,18 +57,18 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**
  * One settings section: its query, the local edits (kept over refetches until saved or
- * discarded), the unsaved-changes flag, and the save with If-Match and the toasts of spec §8. A
- * 409 (someone else changed the section) offers 'Recharger', which discards the edits.
+ * discarded), the unsaved-changes flag, and the save with If-Match and the toasts of the registry
+ * (docs/spec-notes.md, Saves of the settings screens). A 409 (someone else changed the section)
+ * offers 'Recharger', which discards the edits.
  */
-export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>) {
-  const { section, savePath, toForm, toPayload, toView, successMessage, failureMessage } = options;
-  const { saveMethod = 'POST', successTitle, failureTitle = SAVE_ERROR_TITLE } = options;
+export function useConfigSection<K extends TSaveableSectionKey, F>(options: ConfigSectionOptions<K, F>) {
+  const { section, toForm, toPayload, toView } = options;
+  const entry: ConfigSectionSave = CONFIG_SECTIONS[section].save;
+  const failureTitle = entry.failureTitle ?? SAVE_ERROR_TITLE;
   const queryClient = useQueryClient();
-  const queryKey = queryKeys.configSection(section);
-  const query = useQuery({
-    queryKey,
-    queryFn: ({ signal }) => api.get<Versioned<V>>(configSectionPath(section), signal),
-  });
+  const sectionQuery = configSectionQuery(section);
+  const { queryKey } = sectionQuery;
+  const query = useQuery(sectionQuery);
   const [draft, setDraft] = useState<Draft<F> | null>(null);
 
   const serverForm = useMemo(() => (query.data ? toForm(query.data.data) : null), [query.data, toForm]);
@@ -72,7 +80,7 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
     (change: (form: F) => F) => {
       setDraft((current) => {
         if (current) return { ...current, form: change(current.form) };
-        if (!serverForm || !query.data) return current;
+        if (serverForm === null || !query.data) return current;
         return { form: change(serverForm), base: serverForm, version: query.data.version };
       });
     },
@@ -90,14 +98,15 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
 
   const mutation = useMutation({
     mutationFn: (vars: { form: F; version: number }) =>
-      apiRequest<TSaveResponse>(saveMethod, savePath, {
+      apiRequest(entry.method, entry.path, {
         body: toPayload(vars.form),
         headers: { 'If-Match': `"${vars.version}"` },
+        schema: ZSaveResponse,
       }),
     onSuccess: (answer, vars) => {
-      const previous = queryClient.getQueryData<Versioned<V>>(queryKey);
-      if (previous && typeof answer?.version === 'number') {
-        queryClient.setQueryData<Versioned<V>>(queryKey, {
+      const previous = queryClient.getQueryData(queryKey);
+      if (previous) {
+        queryClient.setQueryData(queryKey, {
           version: answer.version,
           data: toView(vars.form, previous.data),
         });
@@ -105,39 +114,40 @@ export function useConfigSection<V, F, P>(options: ConfigSectionOptions<V, F, P>
       // Edits typed while the save ran stay, now based on what was saved.
       setDraft((current) =>
         current && current.form !== vars.form
-          ? { form: current.form, base: vars.form, version: answer?.version ?? current.version }
+          ? { form: current.form, base: vars.form, version: answer.version }
           : null,
       );
-      toast(successTitle ? { title: successTitle, description: successMessage } : { title: successMessage });
+      toast(
+        entry.successTitle
+          ? { title: entry.successTitle, description: entry.success }
+          : { title: entry.success },
+      );
       void queryClient.invalidateQueries({ queryKey });
       void queryClient.invalidateQueries({ queryKey: queryKeys.user });
       void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) {
-        toast({
-          title: failureTitle,
-          description: errorDetail(error, failureMessage),
-          variant: 'destructive',
-          duration: Infinity,
-          action: {
-            label: RELOAD_LABEL,
-            altText: 'Rechargez la page pour voir la dernière version',
-            onClick: reload,
-          },
-        });
-        return;
-      }
+      const conflict = error instanceof ApiError && error.status === 409;
       toast({
         title: failureTitle,
-        description: errorDetail(error, failureMessage),
+        description: errorDetail(error, entry.failure),
         variant: 'destructive',
+        ...(conflict
+          ? {
+              duration: Infinity,
+              action: {
+                label: RELOAD_LABEL,
+                altText: 'Rechargez la page pour voir la dernière version',
+                onClick: reload,
+              },
+            }
+          : {}),
       });
     },
   });
 
   const save = useCallback(() => {
-    if (!form || !query.data) return;
+    if (form === null || !query.data) return;
     mutation.mutate({ form, version: draft?.version ?? query.data.version });
   }, [form, query.data, draft, mutation]);
 

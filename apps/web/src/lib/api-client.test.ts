@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ZServerIp } from '@synchro/contracts';
 import { ApiError, api, errorDetail } from './api-client.ts';
 
 function mockFetch(response: Response) {
@@ -14,7 +15,9 @@ afterEach(() => {
 describe('api client', () => {
   it('sends credentials, forbids caching and posts JSON with its content type', async () => {
     const fetchMock = mockFetch(new Response(JSON.stringify({ ok: 1 }), { status: 200 }));
-    await expect(api.post('/api/login', { username: 'A', password: 'b' })).resolves.toEqual({ ok: 1 });
+    await expect(api.post('/api/login', { body: { username: 'A', password: 'b' } })).resolves.toEqual({
+      ok: 1,
+    });
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/login');
     expect(init).toMatchObject({ method: 'POST', credentials: 'include', cache: 'no-store' });
@@ -38,7 +41,7 @@ describe('api client', () => {
 
   it('turns a JSON error into "status: message" and keeps the status', async () => {
     mockFetch(new Response(JSON.stringify({ message: 'Identifiants incorrects' }), { status: 401 }));
-    const error = await api.post('/api/login', {}).catch((e: unknown) => e);
+    const error = await api.post('/api/login', { body: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe('401: Identifiants incorrects');
     expect((error as ApiError).status).toBe(401);
@@ -55,6 +58,32 @@ describe('api client', () => {
   it('uses the status text when the body is empty', async () => {
     mockFetch(new Response('', { status: 503, statusText: 'Service Unavailable' }));
     await expect(api.get('/api/dashboard')).rejects.toThrow('503: Service Unavailable');
+  });
+
+  it('parses an OK answer with its contract schema', async () => {
+    mockFetch(new Response('{"ip":"203.0.113.7","extra":true}', { status: 200 }));
+    const answer = await api.get('/api/server-ip', { schema: ZServerIp });
+    expect(answer).toEqual({ ip: '203.0.113.7' });
+  });
+
+  it('an answer that does not match its contract is an ApiError, reported in the console', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    mockFetch(new Response('{"address":"203.0.113.7"}', { status: 200 }));
+    const error = await api.get('/api/server-ip', { schema: ZServerIp }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).detail).toBe('Réponse inattendue du serveur (GET /api/server-ip).');
+    expect(consoleError).toHaveBeenCalledWith('Réponse hors contrat : GET /api/server-ip', expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it('loads a lazy schema only for an OK answer', async () => {
+    const load = vi.fn(async () => ZServerIp);
+    mockFetch(new Response(JSON.stringify({ message: 'Non connecté' }), { status: 401 }));
+    await expect(api.get('/api/server-ip', { schema: load })).rejects.toThrow('401: Non connecté');
+    expect(load).not.toHaveBeenCalled();
+    mockFetch(new Response('{"ip":"1.2.3.4"}', { status: 200 }));
+    await expect(api.get('/api/server-ip', { schema: load })).resolves.toEqual({ ip: '1.2.3.4' });
+    expect(load).toHaveBeenCalledTimes(1);
   });
 
   it('errorDetail gives the server text, the message or the fallback', () => {

@@ -1,8 +1,9 @@
 /**
- * The one HTTP client of the SPA (spec §7, §8): every request carries the session cookie and
- * forbids caching; writes send JSON with its content type; any non-OK answer becomes an ApiError
- * whose message is `status: text`, text being the body's `message` when the body is JSON, else the
- * raw body, else the status text.
+ * The one HTTP client of the SPA (docs/spec-notes.md, Web: Calls and errors): every request carries
+ * the session cookie and forbids caching; writes send JSON with its content type; any non-OK answer
+ * becomes an ApiError whose message is `status: text`, text being the body's `message` when the
+ * body is JSON, else the raw body, else the status text. OK answers are parsed with their contract
+ * schema.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -11,8 +12,9 @@ export class ApiError extends Error {
     readonly status: number,
     /** The text part of the message: what the server said, meant for the user. */
     readonly detail: string,
+    options?: ErrorOptions,
   ) {
-    super(`${status}: ${detail}`);
+    super(`${status}: ${detail}`, options);
   }
 }
 
@@ -40,7 +42,19 @@ async function errorFromResponse(res: Response): Promise<ApiError> {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A contract schema (`Z*` of @synchro/contracts): what an answer must look like. */
+export interface ResponseSchema<T> {
+  parse(data: unknown): T;
+}
+
+/**
+ * The schema of an answer, or a loader of it: a loader keeps zod out of a chunk until an OK
+ * answer needs parsing (the user query of the login screen's first load; docs/web.md, Budget).
+ */
+export type SchemaSource<T> = ResponseSchema<T> | (() => Promise<ResponseSchema<T>>);
+
 export interface RequestOptions {
+  /** Sent as JSON with its content type. */
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -64,27 +78,75 @@ export async function apiFetch(
   return res;
 }
 
-/** Sends a request and parses the JSON answer (undefined for an empty body). */
-export async function apiRequest<T>(
-  method: HttpMethod,
-  url: string,
-  options: RequestOptions = {},
-): Promise<T> {
-  const res = await apiFetch(method, url, options);
+/** The answer's JSON (its text when not JSON, undefined when empty). */
+async function readBody(res: Response): Promise<unknown> {
   const text = await res.text();
-  if (!text) return undefined as T;
+  if (!text) return undefined;
   try {
-    return JSON.parse(text) as T;
+    return JSON.parse(text) as unknown;
   } catch {
-    return text as T;
+    return text;
   }
 }
 
+/**
+ * An OK answer that does not match its contract is an error, not data a screen would misread: the
+ * user gets a French text, the console the schema's report (a contract drift fails loudly).
+ */
+async function parseAnswer<T>(
+  source: SchemaSource<T>,
+  data: unknown,
+  res: Response,
+  method: HttpMethod,
+  url: string,
+): Promise<T> {
+  const schema = typeof source === 'function' ? await source() : source;
+  try {
+    return schema.parse(data);
+  } catch (cause) {
+    console.error(`Réponse hors contrat : ${method} ${url}`, cause);
+    throw new ApiError(res.status, `Réponse inattendue du serveur (${method} ${url}).`, { cause });
+  }
+}
+
+/**
+ * Sends a request and reads the answer: parsed with `schema` when given (then typed by it), else
+ * `unknown` (an answer the SPA does not read).
+ */
+export function apiRequest<T>(
+  method: HttpMethod,
+  url: string,
+  options: RequestOptions & { schema: SchemaSource<T> },
+): Promise<T>;
+export function apiRequest(method: HttpMethod, url: string, options?: RequestOptions): Promise<unknown>;
+export async function apiRequest<T>(
+  method: HttpMethod,
+  url: string,
+  options: RequestOptions & { schema?: SchemaSource<T> } = {},
+): Promise<T | unknown> {
+  const res = await apiFetch(method, url, options);
+  const data = await readBody(res);
+  return options.schema ? parseAnswer(options.schema, data, res, method, url) : data;
+}
+
+interface MethodCall {
+  <T>(url: string, options: RequestOptions & { schema: SchemaSource<T> }): Promise<T>;
+  (url: string, options?: RequestOptions): Promise<unknown>;
+}
+
+const call =
+  (method: HttpMethod): MethodCall =>
+  (url: string, options?: RequestOptions & { schema?: SchemaSource<unknown> }) =>
+    options?.schema
+      ? apiRequest(method, url, { ...options, schema: options.schema })
+      : apiRequest(method, url, options);
+
+/** `api.get(url, { schema, signal })`, `api.post(url, { body, schema })`… */
 export const api = {
-  get: <T>(url: string, signal?: AbortSignal) => apiRequest<T>('GET', url, signal ? { signal } : {}),
-  post: <T>(url: string, body?: unknown) => apiRequest<T>('POST', url, { body }),
-  put: <T>(url: string, body?: unknown) => apiRequest<T>('PUT', url, { body }),
-  patch: <T>(url: string, body?: unknown) => apiRequest<T>('PATCH', url, { body }),
+  get: call('GET'),
+  post: call('POST'),
+  put: call('PUT'),
+  patch: call('PATCH'),
 };
 
 /** The user-facing part of an error: the server's text for an ApiError, else the message. */

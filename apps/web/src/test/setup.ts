@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Screens are lazy chunks and Radix renders slowly on jsdom: on a loaded machine (2 cores shared
+// with the server tests) the default 1 s of findBy/waitFor is not enough for a first render.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks a few browser APIs that Radix primitives call.
 class ResizeObserverStub {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Globe } from 'lucide-react';
-import type { TServerIp } from '@synchro/contracts';
+import { ZServerIp } from '@synchro/contracts';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -23,7 +23,7 @@ export function ServerIpButton() {
   const [open, setOpen] = useState(false);
   const query = useQuery({
     queryKey: queryKeys.serverIp,
-    queryFn: ({ signal }) => api.get<TServerIp>('/api/server-ip', signal),
+    queryFn: ({ signal }) => api.get('/api/server-ip', { signal, schema: ZServerIp }),
     enabled: open,
     gcTime: 0,
   });

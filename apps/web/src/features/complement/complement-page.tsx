@@ -19,9 +19,6 @@ import {
   type ComplementForm,
 } from './complement-form.ts';
 
-export const COMPLEMENT_SAVED = 'Les paramètres complémentaires ont été mis à jour.';
-export const COMPLEMENT_SAVE_FAILED = 'Échec de la sauvegarde des compléments';
-
 type MailRapport = ComplementForm['mailRapport'];
 type MailFlag = { [K in keyof MailRapport]: MailRapport[K] extends boolean ? K : never }[keyof MailRapport];
 
@@ -34,12 +31,9 @@ const NOTIFICATIONS: { key: MailFlag; label: string }[] = [
 export default function ComplementPage() {
   const section = useConfigSection({
     section: 'complement',
-    savePath: '/api/database/complement',
     toForm: toComplementForm,
     toPayload: toComplementPayload,
     toView: toComplementView,
-    successMessage: COMPLEMENT_SAVED,
-    failureMessage: COMPLEMENT_SAVE_FAILED,
   });
   const { update } = section;
   const emailRef = useRef<HTMLInputElement>(null);

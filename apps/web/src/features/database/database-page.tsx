@@ -13,9 +13,6 @@ import { useConfigSection } from '../../forms/use-config-section.ts';
 import { fromSelectValue, providerOptions, toSelectValue } from './providers.ts';
 import { toSourcesForm, toSourcesPayload, toSourcesView, type SourceForm } from './sources-form.ts';
 
-export const SOURCES_SAVED = 'Les paramètres de connexion ont été sauvegardés';
-export const SOURCES_SAVE_FAILED = 'Échec de la sauvegarde des sources de données';
-
 /** What the connector last said of a connection (read-only); nothing when it said nothing. */
 function ConnectionStatus({ source }: { source: TSourceView | undefined }) {
   if (!source || source.Status === null) return null;
@@ -92,12 +89,9 @@ function SourceBlock({
 export default function DatabasePage() {
   const section = useConfigSection({
     section: 'sources',
-    savePath: '/api/database/sources',
     toForm: toSourcesForm,
     toPayload: toSourcesPayload,
     toView: toSourcesView,
-    successMessage: SOURCES_SAVED,
-    failureMessage: SOURCES_SAVE_FAILED,
   });
   const initial: TSourcesView | undefined = section.query.data?.data;
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TRepairResponse, TXmlStatusResponse } from '@synchro/contracts';
+import { ZRepairResponse, ZXmlStatusResponse, type TXmlStatusResponse } from '@synchro/contracts';
 import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
@@ -7,18 +7,18 @@ import { queryKeys } from '../../lib/query-keys.ts';
 export function useXmlStatus() {
   return useQuery({
     queryKey: queryKeys.xmlStatus,
-    queryFn: ({ signal }) => api.get<TXmlStatusResponse>('/api/debug/xml-status', signal),
+    queryFn: ({ signal }) => api.get('/api/debug/xml-status', { signal, schema: ZXmlStatusResponse }),
   });
 }
 
 /**
  * POST /api/debug/repair-xml (body `{}`). On success the answer's diagnostic is shown at once, then
- * the diagnostic, the user (its ConfigConnecteur) and the dashboard are refetched (spec §7).
+ * the diagnostic, the user (its ConfigConnecteur) and the dashboard are refetched (docs/spec-notes.md, Web: Diagnostic).
  */
 export function useRepairXml() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<TRepairResponse>('/api/debug/repair-xml', {}),
+    mutationFn: () => api.post('/api/debug/repair-xml', { body: {}, schema: ZRepairResponse }),
     onSuccess: async (result) => {
       queryClient.setQueryData<TXmlStatusResponse>(queryKeys.xmlStatus, result.diagnostic);
       await Promise.all([

@@ -49,7 +49,7 @@ describe('Diagnostic', () => {
     expect(
       await screen.findByRole('heading', { name: 'Diagnostic XML de Configuration', level: 1 }),
     ).toBeInTheDocument();
-    expect(document.title).toBe('Diagnostic XML de Configuration – Synchro');
+    await waitFor(() => expect(document.title).toBe('Diagnostic XML de Configuration – Synchro'));
     expect(
       await screen.findByText(/^Document de configuration du connecteur de l'installation/),
     ).toHaveTextContent("Document de configuration du connecteur de l'installation DEMOA001.");

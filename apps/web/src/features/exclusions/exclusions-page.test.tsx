@@ -128,7 +128,7 @@ describe('Exclusions de la synchro', { timeout: 15_000 }, () => {
     expect(expand).toHaveAccessibleName('Masquer les sous-familles de PUZZLES');
     expect(within(articles).getByRole('checkbox', { name: 'Puzzle - 900 pièces' })).toBeChecked();
     expect(within(articles).getByRole('checkbox', { name: 'Puzzle + 900 pièces' })).not.toBeChecked();
-    expect(document.title).toBe('Exclusions de la synchro – Synchro');
+    await waitFor(() => expect(document.title).toBe('Exclusions de la synchro – Synchro'));
   });
 
   it('checking a family checks and disables its sub-families; unchecking gives back their own state', async () => {

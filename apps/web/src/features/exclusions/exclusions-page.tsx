@@ -1,15 +1,12 @@
 import { memo, useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { ChevronRight, Search } from 'lucide-react';
-import type { TDataLists, TExclusion, TExclusionType } from '@synchro/contracts';
+import type { TExclusion, TExclusionType } from '@synchro/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { api } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
-import { configSectionPath, queryKeys } from '../../lib/query-keys.ts';
 import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
-import { useConfigSection, type Versioned } from '../../forms/use-config-section.ts';
+import { useConfigSection, useDataLists } from '../../forms/use-config-section.ts';
 import {
   EXCLUSION_COLUMNS,
   exclusionKey,
@@ -25,9 +22,6 @@ import {
   type Family,
   type SubFamily,
 } from './exclusions-form.ts';
-
-export const EXCLUSIONS_SAVED = 'Les exclusions ont été mises à jour.';
-export const EXCLUSIONS_SAVE_FAILED = 'Échec de la sauvegarde des exclusions';
 
 /** Families rendered at once per column; 'Afficher plus' adds as many (big ERPs have thousands). */
 export const FAMILY_PAGE = 150;
@@ -310,17 +304,11 @@ function ExclusionColumn({
 export default function ExclusionsPage() {
   const section = useConfigSection({
     section: 'exclusions',
-    savePath: '/api/database/exclusions',
     toForm: toExclusionsForm,
     toPayload: toExclusionsPayload,
     toView: toExclusionsView,
-    successMessage: EXCLUSIONS_SAVED,
-    failureMessage: EXCLUSIONS_SAVE_FAILED,
   });
-  const lists = useQuery({
-    queryKey: queryKeys.configSection('data-lists'),
-    queryFn: ({ signal }) => api.get<Versioned<TDataLists>>(configSectionPath('data-lists'), signal),
-  });
+  const lists = useDataLists();
   const { update } = section;
   const onCheck = useCallback<OnCheck>(
     (exclusion, checked) => update((f) => setExcluded(f, exclusion, checked)),

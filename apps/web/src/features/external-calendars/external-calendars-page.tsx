@@ -25,9 +25,6 @@ import {
   type ExternalCalendarsForm,
 } from './external-calendars-form.ts';
 
-export const CALENDARS_SAVED = 'Les agendas externes ont été mis à jour avec succès.';
-export const CALENDARS_SAVE_FAILED = 'Échec de la sauvegarde des agendas externes';
-
 export default function ExternalCalendarsPage() {
   const { user } = useAuth();
   const minRows = authorisedTerminals(user?.Options);
@@ -36,13 +33,10 @@ export default function ExternalCalendarsPage() {
     [minRows],
   );
   const section = useConfigSection({
-    section: 'external-calendars',
-    savePath: '/api/database/external-calendars',
+    section: 'externalCalendars',
     toForm,
     toPayload: toExternalCalendarsPayload,
     toView: toExternalCalendarsView,
-    successMessage: CALENDARS_SAVED,
-    failureMessage: CALENDARS_SAVE_FAILED,
   });
   const { update } = section;
   const view = section.query.data?.data;

@@ -14,9 +14,6 @@ import {
   type LiaisonForm,
 } from './external-links-form.ts';
 
-export const EXTERNAL_LINKS_SAVED = 'Les liaisons externes ont été mises à jour avec succès.';
-export const EXTERNAL_LINKS_SAVE_FAILED = 'Échec de la sauvegarde des liaisons externes';
-
 function LiaisonBlock({
   index,
   liaison,
@@ -61,13 +58,10 @@ function LiaisonBlock({
 
 export default function ExternalLinksPage() {
   const section = useConfigSection({
-    section: 'external-links',
-    savePath: '/api/database/external-links',
+    section: 'externalLinks',
     toForm: toExternalLinksForm,
     toPayload: toExternalLinksPayload,
     toView: toExternalLinksView,
-    successMessage: EXTERNAL_LINKS_SAVED,
-    failureMessage: EXTERNAL_LINKS_SAVE_FAILED,
   });
   const initial: TExternalLinksView | undefined = section.query.data?.data;
 

@@ -30,7 +30,7 @@ describe('login screen', () => {
     expect(clientIdField()).toHaveAttribute('type', 'password');
     expect(clientIdField()).toBeRequired();
     expect(screen.getByRole('button', { name: 'Se connecter' })).toBeEnabled();
-    expect(document.title).toBe('Connexion – Synchro');
+    await waitFor(() => expect(document.title).toBe('Connexion – Synchro'));
   });
 
   it('upper-cases typed text and strips other characters', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { CalendarClock, Globe, Info, Plus, Trash2 } from 'lucide-react';
-import type { TPlanificationsPayload, TPlanificationsScreenView, TPlanning } from '@synchro/contracts';
+import type { TPlanning } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormSection } from '../../components/ui/form.tsx';
@@ -31,8 +31,6 @@ import {
 import { currentOffsetMinutes, timeZoneOptions } from './time-zones.ts';
 
 export const PLANNING_TITLE = 'Planification des synchronisations';
-export const PLANNINGS_SAVED = 'Les planifications ont été sauvegardées avec succès';
-export const PLANNINGS_SAVE_FAILED = 'Impossible de sauvegarder les planifications';
 export const PLANNINGS_LOAD_FAILED = 'Impossible de récupérer les planifications';
 export const PLANNINGS_LOADING = 'Chargement des planifications...';
 export const PLANNINGS_LOAD_ERROR = "Une erreur s'est produite lors du chargement des planifications.";
@@ -201,14 +199,11 @@ function PlanningTable({
 }
 
 export default function PlanningPage() {
-  const section = useConfigSection<TPlanificationsScreenView, PlanningForm, TPlanificationsPayload>({
+  const section = useConfigSection({
     section: 'planifications',
-    savePath: '/api/plannings',
     toForm: toPlanningForm,
     toPayload: toPlanningPayload,
     toView: toPlanningView,
-    successMessage: PLANNINGS_SAVED,
-    failureMessage: PLANNINGS_SAVE_FAILED,
   });
   const { update, query } = section;
 

@@ -90,7 +90,7 @@ describe('Données à synchroniser', { timeout: 15_000 }, () => {
     expect(histo('Planning')).toHaveValue('');
     expect(histo('Planning')).toHaveAccessibleDescription('');
     expect(screen.getByRole('checkbox', { name: 'Tout' })).toHaveAttribute('data-state', 'indeterminate');
-    expect(document.title).toBe('Données à synchroniser – Synchro');
+    await waitFor(() => expect(document.title).toBe('Données à synchroniser – Synchro'));
   });
 
   it("'Tout' checks all, then unchecks all; it is checked when every row is", async () => {

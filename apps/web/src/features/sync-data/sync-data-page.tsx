@@ -17,8 +17,6 @@ import {
   type SyncDataForm,
 } from './sync-data-form.ts';
 
-export const SYNC_DATA_SAVED = 'Les données de synchronisation ont été sauvegardées';
-export const SYNC_DATA_SAVE_FAILED = 'Une erreur est survenue lors de la sauvegarde';
 export const SYNC_DATA_LOADING = 'Chargement des données à synchroniser...';
 
 type Item = SyncDataForm[number];
@@ -115,14 +113,10 @@ const SyncDataRow = memo(function SyncDataRow({
 
 export default function SyncDataPage() {
   const section = useConfigSection({
-    section: 'sync-data',
-    savePath: '/api/sync-data/save',
+    section: 'syncData',
     toForm: toSyncDataForm,
     toPayload: toSyncDataPayload,
     toView: toSyncDataView,
-    successMessage: SYNC_DATA_SAVED,
-    failureMessage: SYNC_DATA_SAVE_FAILED,
-    failureTitle: 'Erreur',
   });
   const { update } = section;
   const allId = useId();

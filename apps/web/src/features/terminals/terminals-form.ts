@@ -1,15 +1,14 @@
 import type {
   TCommercial,
   TEmployee,
-  TGlobalAuthorizations,
+  TSectionView,
   TTerminalAuthorization,
   TTerminalPayload,
-  TTerminalsView,
   TTerminalView,
 } from '@synchro/contracts';
 
 /** GET /api/config/terminals: the terminals and the global feature list. */
-export type TerminalsView = TTerminalsView & { authorizations: TGlobalAuthorizations };
+type TerminalsView = TSectionView<'terminals'>;
 
 export type Autorise = TTerminalAuthorization['Autorise'];
 
@@ -33,10 +32,6 @@ export const NO_NAME = 'Sans nom';
 /** Value of the empty choice of the technician and depot selectors (Radix needs a non-empty one). */
 export const NONE = 'none';
 
-export const SAVE_SUCCESS_TITLE = 'Succès';
-export const SAVE_SUCCESS = 'Les modifications ont été enregistrées avec succès';
-export const SAVE_FAILURE_TITLE = 'Erreur';
-export const SAVE_FAILURE = 'Une erreur est survenue lors de la sauvegarde';
 export const UNKNOWN_POSITION = 'Impossible de déterminer le terminal à mettre à jour';
 
 /** Spec §4: a click moves 1 → -1 → 0 → 1. */

@@ -1,7 +1,12 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Ban, Check, EyeOff, MonitorSmartphone, TabletSmartphone } from 'lucide-react';
-import type { TDataLists, TEmployee, TTerminalView } from '@synchro/contracts';
+import {
+  CONFIG_SECTIONS,
+  type TDataLists,
+  type TEmployee,
+  type TSectionView,
+  type TTerminalView,
+} from '@synchro/contracts';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -22,22 +27,17 @@ import { Label } from '../../components/ui/label.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { LoadingState } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
-import { api, errorDetail } from '../../lib/api-client.ts';
+import { errorDetail } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
-import { configSectionPath, queryKeys } from '../../lib/query-keys.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { patchAt } from '../../forms/patch-at.ts';
 import { SelectField } from '../../forms/select-field.tsx';
 import { TextField } from '../../forms/text-field.tsx';
-import { useConfigSection, type Versioned } from '../../forms/use-config-section.ts';
+import { useConfigSection, useDataLists } from '../../forms/use-config-section.ts';
 import { withStored } from '../../forms/with-stored.ts';
 import {
   AUTORISE_LABELS,
   NONE,
-  SAVE_FAILURE,
-  SAVE_FAILURE_TITLE,
-  SAVE_SUCCESS,
-  SAVE_SUCCESS_TITLE,
   UNKNOWN_POSITION,
   displayName,
   employeeLabel,
@@ -49,7 +49,6 @@ import {
   toTerminalsView,
   type Autorise,
   type TerminalForm,
-  type TerminalsView,
 } from './terminals-form.ts';
 
 const TITLE = 'Terminaux';
@@ -432,28 +431,19 @@ export default function TerminalsPage() {
   const [switchTo, setSwitchTo] = useState<number | null>(null);
 
   const toForm = useCallback(
-    (view: TerminalsView): TerminalForm | null => {
+    (view: TSectionView<'terminals'>): TerminalForm | null => {
       const terminal = selected === null ? undefined : view.terminals[selected];
       return terminal && selected !== null ? toTerminalForm(terminal, selected) : null;
     },
     [selected],
   );
-  const section = useConfigSection<TerminalsView, TerminalForm | null, unknown>({
+  const section = useConfigSection({
     section: 'terminals',
-    savePath: '/api/config/terminal',
-    saveMethod: 'PATCH',
     toForm,
-    toPayload: (form) => (form ? toTerminalPayload(form) : null),
-    toView: (form, previous) => (form ? toTerminalsView(form, previous) : previous),
-    successTitle: SAVE_SUCCESS_TITLE,
-    successMessage: SAVE_SUCCESS,
-    failureTitle: SAVE_FAILURE_TITLE,
-    failureMessage: SAVE_FAILURE,
+    toPayload: toTerminalPayload,
+    toView: toTerminalsView,
   });
-  const lists = useQuery({
-    queryKey: queryKeys.configSection('data-lists'),
-    queryFn: ({ signal }) => api.get<Versioned<TDataLists>>(configSectionPath('data-lists'), signal),
-  });
+  const lists = useDataLists();
 
   const reveal = useRef(false);
   useEffect(() => {
@@ -482,7 +472,11 @@ export default function TerminalsPage() {
   const save = () => {
     const form = section.form;
     if (!form || !knownPosition(form)) {
-      toast({ title: SAVE_FAILURE_TITLE, description: UNKNOWN_POSITION, variant: 'destructive' });
+      toast({
+        title: CONFIG_SECTIONS.terminals.save.failureTitle,
+        description: UNKNOWN_POSITION,
+        variant: 'destructive',
+      });
       return;
     }
     section.save();
@@ -501,7 +495,7 @@ export default function TerminalsPage() {
             lists={lists.data.data}
             dirty={section.dirty}
             saving={section.saving}
-            onChange={(change) => section.update((f) => (f ? change(f) : f))}
+            onChange={section.update}
             onSave={save}
           />
         ) : (

@@ -1,15 +1,23 @@
 import type { TLoginRequest, TUser } from '@synchro/contracts';
 import { ApiError, api } from '../../lib/api-client.ts';
 
+/**
+ * The contract of a user, loaded with the first user that comes back: a visitor's first load of
+ * /auth (a 401) never downloads zod (docs/web.md, Budget).
+ */
+const userSchema = async () => (await import('@synchro/contracts')).ZUser;
+
 /** GET /api/user: the session source. 401 means signed out (null). */
 export async function fetchUser(signal?: AbortSignal): Promise<TUser | null> {
   try {
-    return await api.get<TUser>('/api/user', signal);
+    return await api.get('/api/user', { schema: userSchema, ...(signal ? { signal } : {}) });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
 }
 
-export const loginRequest = (credentials: TLoginRequest) => api.post<TUser>('/api/login', credentials);
-export const logoutRequest = () => api.post<unknown>('/api/logout');
+export const loginRequest = (credentials: TLoginRequest) =>
+  api.post('/api/login', { body: credentials, schema: userSchema });
+/** The answer is not read (docs/spec-notes.md, Web: Calls and errors). */
+export const logoutRequest = () => api.post('/api/logout');
