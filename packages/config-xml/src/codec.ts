@@ -1,7 +1,7 @@
 /**
- * The connector's text convention (legacy-system.md §2): it writes text as UTF-8 bytes read back
- * as Latin-1 characters, so `Léa` is stored as `LÃ©a`. These functions work on plain values (XML
- * escaping is the serialiser's business, never done here).
+ * The connector's text convention (docs/spec-notes.md, The configuration document): it writes
+ * text as UTF-8 bytes read back as Latin-1 characters, so `Léa` is stored as `LÃ©a`. These
+ * functions work on plain values (XML escaping is the serialiser's business, never done here).
  *
  * - `decodeConnectorText` takes each character as one byte and decodes the bytes as UTF-8. When a
  *   character cannot be a byte, or the bytes are not valid UTF-8, the text was not in the

@@ -4,8 +4,8 @@ import type { ElementIndex } from './xml/index.ts';
 import { SourceText, XElement, parseChildren, type XNode } from './xml/tree.ts';
 
 /**
- * The legacy order of the root's children (legacy-system.md §2); a missing section is created at
- * its place in this order.
+ * The legacy order of the root's children (docs/spec-notes.md, The configuration document); a
+ * missing section is created at its place in this order.
  */
 export const SECTION_ORDER = [
   'Complement',

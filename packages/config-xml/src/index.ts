@@ -19,15 +19,14 @@ export {
   readSources,
   readExternalLinks,
   readExternalCalendars,
-  readDataLists,
-  readGlobalAuthorizations,
   readSyncData,
   readExclusions,
   readComplement,
   readPlanifications,
   countPlannings,
-  readTerminals,
 } from './read/readers.ts';
+export { readDataLists, readGlobalAuthorizations } from './read/data-lists.ts';
+export { readTerminals } from './read/terminals.ts';
 export { redactConfig } from './redact.ts';
 export { sectionOf, editScope, EDIT_SECTION, type EditKind } from './scope.ts';
 export {

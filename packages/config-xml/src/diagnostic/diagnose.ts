@@ -156,8 +156,9 @@ function diagnose(text: string): TConfigDiagnostic {
 }
 
 /**
- * Diagnose a ConfigConnecteur document (spec §3 "Diagnostic"). Never throws: any input, however
- * broken, gives a diagnostic; no DTD is read and no entity beyond the predefined ones expanded.
+ * Diagnose a ConfigConnecteur document (docs/spec-notes.md, Diagnostic). Never throws: any
+ * input, however broken, gives a diagnostic; no DTD is read and no entity beyond the predefined
+ * ones expanded.
  */
 export function diagnoseConfig(text: string | null | undefined): TConfigDiagnostic {
   if (typeof text !== 'string' || text.trim() === '') {

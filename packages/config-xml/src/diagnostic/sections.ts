@@ -2,7 +2,10 @@
 
 export { ROOT_NAME } from '../xml/scan.ts';
 
-/** Legacy top-level order (legacy-system.md §2), shared with the editors: missing sections go there. */
+/**
+ * Legacy top-level order (docs/spec-notes.md, The configuration document), shared with the
+ * editors: missing sections go there.
+ */
 export { SECTION_ORDER as LEGACY_SECTION_ORDER } from '../document.ts';
 
 /**

@@ -19,7 +19,8 @@ import {
   type TSyncDataPayload,
 } from '@synchro/contracts';
 import type { ConfigDocument } from '../document.ts';
-import { EXCLUSION_TYPES, exclusionId, readDataLists } from '../read/readers.ts';
+import { readDataLists } from '../read/data-lists.ts';
+import { EXCLUSION_TYPES, exclusionId } from '../read/readers.ts';
 import { textOf } from '../read/values.ts';
 import { childNamed, childrenNamed, type XElement } from '../xml/tree.ts';
 import { SectionEditor, validatePayload } from './editor.ts';

@@ -1,7 +1,7 @@
 import { TERMINAL_FREE_NAME, ZTerminalInput, type TTerminalInput } from '@synchro/contracts';
 import type { ConfigDocument } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
-import { autoriseValue } from '../read/readers.ts';
+import { autoriseValue } from '../read/terminals.ts';
 import { textOf as ixText } from '../read/ix-values.ts';
 import { textOf, valueOf } from '../read/values.ts';
 import type { ElementIndex } from '../xml/index.ts';

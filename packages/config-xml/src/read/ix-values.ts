@@ -7,6 +7,11 @@ import { isTrue } from './values.ts';
  * stands for an absent one, and every helper accepts it.
  */
 
+/** The first root child named `name` (-1 when absent). */
+export function rootSection(ix: ElementIndex, name: string): number {
+  return ix.child(0, name);
+}
+
 /** Display value of the child, '' when absent. */
 export function textOf(ix: ElementIndex, el: number, name: string): string {
   return ix.childValue(el, name) ?? '';

@@ -1,39 +1,35 @@
 import {
   CONFIG_BLOCK_COUNT,
   LIBRE_ID,
-  TERMINAL_FREE_NAME,
   type TCalendarEmployee,
   type TComplementView,
   type TConfigInfo,
-  type TDataLists,
-  type TEmployee,
   type TExclusion,
   type TExclusionType,
   type TExclusionsView,
   type TExternalCalendarsView,
   type TExternalLinksView,
-  type TFamily,
-  type TGlobalAuthorizations,
   type TLastSyncInfo,
   type TPlanificationsView,
   type TPlanningCounts,
   type TSourceView,
   type TSourcesView,
   type TSyncDataView,
-  type TTerminalView,
-  type TTerminalsView,
-  type TDepot,
-  type TAgendaItem,
 } from '@synchro/contracts';
 import type { ConfigDocument } from '../document.ts';
 import type { ElementIndex } from '../xml/index.ts';
-import { digitsOf, flagOf, intOf, nonEmptyOf, numberOf, secretOf, textOf } from './ix-values.ts';
+import { agendasOf, employeesOf } from './data-lists.ts';
+import {
+  digitsOf,
+  flagOf,
+  intOf,
+  nonEmptyOf,
+  numberOf,
+  rootSection as sectionOf,
+  secretOf,
+  textOf,
+} from './ix-values.ts';
 import { isTrue } from './values.ts';
-
-/** The first root child named `name` (-1 when absent). */
-function sectionOf(ix: ElementIndex, name: string): number {
-  return ix.child(0, name);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Info, DerSynchro
@@ -146,118 +142,6 @@ export function readExternalCalendars(doc: ConfigDocument): TExternalCalendarsVi
     employees,
     agendas: agendasOf(ix, data),
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Data lists
-
-function employeesOf(ix: ElementIndex, list: number, item: string): TEmployee[] {
-  const out: TEmployee[] = [];
-  for (const e of ix.children(list, item)) {
-    const IDInterne = textOf(ix, e, 'IDInterne').trim();
-    if (IDInterne === '') continue;
-    out.push({ IDInterne, Nom: textOf(ix, e, 'Nom'), Prenom: textOf(ix, e, 'Prenom') });
-  }
-  return out;
-}
-
-function depotsOf(ix: ElementIndex, data: number): TDepot[] {
-  const out: TDepot[] = [];
-  for (const d of ix.children(ix.child(data, 'CMB_STOCK_DEPOT'), 'DEPOT')) {
-    const IDInterne = textOf(ix, d, 'IDInterne').trim();
-    if (IDInterne === '') continue;
-    out.push({ IDInterne, Code: textOf(ix, d, 'Code'), Libelle: textOf(ix, d, 'Libelle') });
-  }
-  return out;
-}
-
-function agendasOf(ix: ElementIndex, data: number): TAgendaItem[] {
-  const out: TAgendaItem[] = [];
-  for (const a of ix.children(ix.child(data, 'CMB_AGENDAS'), 'AGENDA')) {
-    const ID = textOf(ix, a, 'ID').trim();
-    if (ID === '') continue;
-    out.push({ ID, Libelle: textOf(ix, a, 'Libelle') });
-  }
-  return out;
-}
-
-/**
- * A family list (CMB_FAMILLEARTICLE...): one row per family or sub-family, with IDFamille and
- * LibelleFamille for the family and IDInterne and Libelle for the sub-family (empty on a row for
- * the family alone). Either id may already be written `family|sub`. Families are listed in order
- * of first appearance, each with its sub-families.
- */
-function familiesOf(ix: ElementIndex, list: number, item: string): TFamily[] {
-  const families = new Map<string, TFamily>();
-  const subSeen = new Set<string>();
-  for (const row of ix.children(list, item)) {
-    let fam = textOf(ix, row, 'IDFamille').trim();
-    let sub = textOf(ix, row, 'IDInterne').trim();
-    if (fam.includes('|')) {
-      const [f, s] = fam.split('|', 2) as [string, string];
-      fam = f;
-      if (sub === '') sub = s;
-    }
-    if (sub.includes('|')) {
-      const [f, s] = sub.split('|', 2) as [string, string];
-      if (fam === '') fam = f;
-      sub = s;
-    }
-    if (fam === '') continue;
-    let family = families.get(fam);
-    if (!family) {
-      family = { id: `${fam}|`, libelle: textOf(ix, row, 'LibelleFamille'), subFamilies: [] };
-      families.set(fam, family);
-    } else if (family.libelle === '') family.libelle = textOf(ix, row, 'LibelleFamille');
-    if (sub !== '') {
-      const id = `${fam}|${sub}`;
-      if (!subSeen.has(id)) {
-        subSeen.add(id);
-        family.subFamilies.push({ id, libelle: textOf(ix, row, 'Libelle') });
-      }
-    }
-  }
-  return [...families.values()];
-}
-
-export function readDataLists(doc: ConfigDocument): TDataLists {
-  const ix = doc.index;
-  const data = sectionOf(ix, 'Data');
-  return {
-    salaries: employeesOf(ix, ix.child(data, 'CMB_SALARIES'), 'SALARIES'),
-    techniciens: employeesOf(ix, ix.child(data, 'CMB_TECHNICIENS'), 'TECHNICIENS'),
-    agendas: agendasOf(ix, data),
-    depots: depotsOf(ix, data),
-    famillesArticles: familiesOf(ix, ix.child(data, 'CMB_FAMILLEARTICLE'), 'FAMILLEARTICLE'),
-    famillesClients: familiesOf(ix, ix.child(data, 'CMB_FAMILLECLIENT'), 'FAMILLECLIENT'),
-    famillesFournisseurs: familiesOf(ix, ix.child(data, 'CMB_FAMILLEFOURNISSEUR'), 'FAMILLEFOURNISSEUR'),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Authorisations
-
-/**
- * The global feature list: Data/Autorisations/Autorisation (ID, Libelle). Documents without it
- * (the fixture has none) get the union of the terminals' Autorisation entries, in order of first
- * appearance.
- */
-export function readGlobalAuthorizations(doc: ConfigDocument): TGlobalAuthorizations {
-  const ix = doc.index;
-  const seen = new Set<string>();
-  const authorizations: { ID: string; Libelle: string }[] = [];
-  const add = (a: number): void => {
-    const ID = textOf(ix, a, 'ID').trim();
-    if (ID === '' || seen.has(ID)) return;
-    seen.add(ID);
-    authorizations.push({ ID, Libelle: textOf(ix, a, 'Libelle') });
-  };
-  for (const a of ix.children(ix.path(sectionOf(ix, 'Data'), 'Autorisations'), 'Autorisation')) add(a);
-  if (authorizations.length > 0) return { authorizations, from: 'data' };
-  for (const t of ix.children(sectionOf(ix, 'Terminaux'), 'Terminal')) {
-    for (const a of ix.children(ix.child(t, 'Autorisations'), 'Autorisation')) add(a);
-  }
-  return { authorizations, from: 'terminals' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,62 +263,4 @@ export function countPlannings(doc: ConfigDocument): TPlanningCounts {
     if (o === 'C' || o === 'R' || o === 'I') counts[o]++;
   }
   return counts;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Terminaux
-
-/** Autorise value as the view shows it: 1, -1, or 0 for anything else. */
-export function autoriseValue(v: string | null): -1 | 0 | 1 {
-  const t = (v ?? '').trim();
-  return t === '1' ? 1 : t === '-1' ? -1 : 0;
-}
-
-function terminalFrom(
-  ix: ElementIndex,
-  t: number,
-  xmlIndex: number,
-  displayName: string,
-  global: { ID: string; Libelle: string }[],
-): TTerminalView {
-  const filtres = ix.child(t, 'Filtres');
-  const ID_Tablette = textOf(ix, t, 'ID_Tablette').trim();
-  const ID_Smartphone = textOf(ix, t, 'ID_Smartphone').trim();
-  const values = new Map<string, -1 | 0 | 1>();
-  for (const a of ix.children(ix.child(t, 'Autorisations'), 'Autorisation')) {
-    const id = textOf(ix, a, 'ID').trim();
-    if (id !== '' && !values.has(id)) values.set(id, autoriseValue(ix.childValue(a, 'Autorise')));
-  }
-  const commerciaux = [];
-  for (const c of ix.children(ix.child(filtres, 'Commerciaux'), 'Commercial')) {
-    const IDInterne = textOf(ix, c, 'IDInterne').trim();
-    if (IDInterne !== '') commerciaux.push({ IDInterne, Libelle: textOf(ix, c, 'Libelle') });
-  }
-  return {
-    xmlIndex,
-    Nom: displayName,
-    ID_Tablette,
-    ID_Smartphone,
-    declared: ID_Tablette !== '' || ID_Smartphone !== '',
-    technicienId: textOf(ix, ix.path(filtres, 'Techniciens/Technicien'), 'IDInterne').trim(),
-    depotId: textOf(ix, ix.path(filtres, 'Depots/Depot'), 'IDInterne').trim(),
-    commerciaux,
-    authorizations: global.map((g) => ({ ID: g.ID, Libelle: g.Libelle, Autorise: values.get(g.ID) ?? 0 })),
-  };
-}
-
-/** Terminaux/Terminal as the parsed entities of spec §3. */
-export function readTerminals(doc: ConfigDocument): TTerminalsView {
-  const ix = doc.index;
-  const list = ix.children(sectionOf(ix, 'Terminaux'), 'Terminal');
-  const used = new Set<string>();
-  const names = list.map((t) => {
-    const name = textOf(ix, t, 'Nom');
-    const key = name.trim();
-    if (key === '' || used.has(key)) return TERMINAL_FREE_NAME;
-    used.add(key);
-    return name;
-  });
-  const global = readGlobalAuthorizations(doc).authorizations;
-  return { terminals: list.map((t, i) => terminalFrom(ix, t, i, names[i] as string, global)) };
 }

@@ -46,7 +46,7 @@ export function installationZone(configured: string, stored: string): string {
   return DEFAULT_TIME_ZONE;
 }
 
-/** Older than 72 hours and not from today in the display zone (spec §4). */
+/** Older than 72 hours and not from today in the display zone (docs/spec-notes.md, Dashboard). */
 export function isStale(lastSyncIso: string | null, now: Date, zone: string): boolean {
   if (!lastSyncIso) return false;
   const at = new Date(lastSyncIso);
