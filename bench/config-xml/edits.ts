@@ -34,11 +34,41 @@ export function sectionEdits(fixture: string): TSectionEdit[] {
       Libelle: a.Libelle,
     })),
   };
+  // The connector's PATCH: the contract's example, with the document's own Data sent back with one
+  // more employee (computed once per document, in the warm-up run).
+  const connectorPatch = {
+    Info: { VersionConnecteur: '6.19.4', DateMAJConfig: '20251114093300664', NuxiAutomateInstall: '1' },
+    DerSynchro: {
+      DateHeure: '20251114080952542',
+      TypeDeSync: 'IncrÃ©mentale',
+      Duree: '00:01:02',
+      NbEnreg: '42',
+    },
+    Sources: [{ index: 1, Status: '0', StatusLibelle: 'Cnx 1 : Ã©chec' }],
+  };
+  const newData = new Map<string, string>();
+  const dataOf = (text: string): string => {
+    let data = newData.get(text);
+    if (data === undefined) {
+      const stored = engine.parseConfig(text).sectionText('Data') ?? '<Data></Data>';
+      data = stored.replace(/<\/Data>$/, '  <SALARIE><IDInterne>bench</IDInterne></SALARIE>\r\n  </Data>');
+      newData.set(text, data);
+    }
+    return data;
+  };
   return [
     { label: 'editSources (one server changed)', run: (text) => engine.editSources(text, { sources }) },
     {
       label: 'editTerminal (first terminal, one authorisation flipped)',
       run: (text) => engine.editTerminal(text, first.xmlIndex, terminal),
+    },
+    {
+      label: 'editConnectorParts (Info, DerSynchro, a source status)',
+      run: (text) => engine.editConnectorParts(text, connectorPatch),
+    },
+    {
+      label: 'editConnectorParts (the same, and a whole new Data)',
+      run: (text) => engine.editConnectorParts(text, { ...connectorPatch, Data: dataOf(text) }),
     },
   ];
 }

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-/** Replace (or append) the `## config-xml` section of bench/README.md, leaving the others alone. */
-export function writeSection(path: string, section: string): void {
-  const heading = '## config-xml';
+/** Replace (or append) the `heading` section of bench/README.md, leaving the others alone. */
+export function writeSection(path: string, section: string, heading = '## config-xml'): void {
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
   const start = current.indexOf(`${heading}\n`);
   const body = `${section.trimEnd()}\n`;

@@ -508,3 +508,56 @@ describe('property: random connector patches', () => {
     );
   });
 });
+
+describe('fuzz: mutated Data', () => {
+  const SNIPPETS = [
+    '<',
+    '>',
+    '&',
+    '&#0;',
+    '&nbsp;',
+    '<!DOCTYPE a>',
+    '<![CDATA[',
+    ']]>',
+    '</Data>',
+    '<Data>',
+    '\u0000',
+    '\uD800',
+  ];
+  const mutated = fc
+    .array(
+      fc.record({
+        at: fc.nat(STORED_DATA.length),
+        cut: fc.integer({ min: 0, max: 8 }),
+        insert: fc.oneof(fc.constant(''), fc.constantFrom(...SNIPPETS)),
+      }),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((edits) =>
+      edits.reduce(
+        (d, e) => d.slice(0, Math.min(e.at, d.length)) + e.insert + d.slice(e.at + e.cut),
+        STORED_DATA,
+      ),
+    );
+
+  it('is either refused with ConfigXmlError or written as the only change', () => {
+    let written = 0;
+    fc.assert(
+      fc.property(mutated, (data) => {
+        let out: string;
+        try {
+          out = editConnectorParts(FIXTURE, { Data: data });
+        } catch (e) {
+          if (!(e instanceof ConfigXmlError)) throw e;
+          expect(e.message).not.toBe('');
+          return;
+        }
+        written += 1;
+        expect(withoutOwned(out)).toBe(withoutOwned(FIXTURE));
+        expect(parseConfig(out).sectionText('Data')).toBe(data.trim());
+      }),
+      { seed: 20261123, numRuns: 200 },
+    );
+    expect(written).toBeGreaterThan(10);
+  });
+});

@@ -64,18 +64,25 @@ function nullAsAbsent<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (v === null ? undefined : v), schema);
 }
 
-/** UTF-8 length of a text, counting stops once it exceeds `limit`. */
+/**
+ * UTF-8 length of a text (a lone surrogate counts as the 3 bytes of U+FFFD); counting stops once
+ * it exceeds `limit`. Only the non-ASCII runs are visited one character at a time, so a mostly
+ * ASCII text (XML, base64) costs one regular expression pass.
+ */
 export function utf8ByteLength(text: string, limit = Infinity): number {
   if (text.length > limit) return text.length;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
+  let bytes = text.length;
+  const runs = /[\u0080-\uFFFF]+/g;
+  for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
+    const run = m[0];
+    for (let i = 0; i < run.length; i++) {
+      const c = run.charCodeAt(i);
+      if (c < 0x800) bytes += 1;
+      else if (c >= 0xd800 && c <= 0xdbff && (run.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        bytes += 2; // the pair's two units already count 2 of its 4 bytes
+        i++;
+      } else bytes += 2;
+    }
     if (bytes > limit) return bytes;
   }
   return bytes;

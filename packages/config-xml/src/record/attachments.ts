@@ -106,6 +106,14 @@ function pathOf(ix: ElementIndex, el: number): string {
  * character references (`&#13;`), comments and CDATA markers skipped.
  */
 function base64Size(text: string, from: number, to: number): number {
+  // Usual case, one regular expression pass: base64 characters only, then up to two `=`.
+  const other = /[^A-Za-z0-9+/]/g;
+  other.lastIndex = from;
+  const m = other.exec(text);
+  const dataEnd = m === null || m.index >= to ? to : m.index;
+  let p = dataEnd;
+  while (p < to && p - dataEnd < 2 && text.charCodeAt(p) === 61) p++;
+  if (p === to) return Math.floor(((dataEnd - from) * 3) / 4);
   let chars = 0;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
