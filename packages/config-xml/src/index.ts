@@ -34,10 +34,10 @@ export {
   editExternalLinks,
   editExternalCalendars,
   editSyncData,
-  editExclusions,
   editComplement,
   editPlanifications,
 } from './edit/sections.ts';
+export { editExclusions } from './edit/exclusions.ts';
 export { editTerminal, expectedAutorisationLongue } from './edit/terminal.ts';
 export { diagnoseConfig } from './diagnostic/diagnose.ts';
 export { REQUIRED_SECTIONS } from './diagnostic/sections.ts';
