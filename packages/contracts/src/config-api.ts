@@ -14,24 +14,12 @@ import {
 import { ZConfigDiagnostic, ZRepairChange } from './diagnostic.ts';
 
 /**
- * Reading a section: GET /api/config/<section> answers the typed view of the newest stored
- * configuration and its version. The version also comes as `ETag: "<version>"`. A save may send
- * it back as `If-Match: "<version>"`: when that section was changed since, the save answers 409
- * (ZApiError, code 'conflict') and changes nothing. Without If-Match (the legacy API), the save
- * changes only its section of the newest version.
+ * Reading a section: GET /api/config/<section> (CONFIG_SECTIONS[key].getPath) answers the typed
+ * view of the newest stored configuration and its version. The version also comes as
+ * `ETag: "<version>"`. A save may send it back as `If-Match: "<version>"`: when that section was
+ * changed since, the save answers 409 (ZApiError, code 'conflict') and changes nothing. Without
+ * If-Match (the legacy API), the save changes only its section of the newest version.
  */
-export const CONFIG_SECTION_PATHS = {
-  sources: '/api/config/sources',
-  externalLinks: '/api/config/external-links',
-  externalCalendars: '/api/config/external-calendars',
-  syncData: '/api/config/sync-data',
-  exclusions: '/api/config/exclusions',
-  complement: '/api/config/complement',
-  planifications: '/api/config/planifications',
-  terminals: '/api/config/terminals',
-  dataLists: '/api/config/data-lists',
-} as const;
-
 export function zVersioned<T extends z.ZodType>(data: T) {
   return z.object({ version: z.number().int().nonnegative(), data });
 }
