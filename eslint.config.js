@@ -79,9 +79,53 @@ const serverLayers = {
             message: 'db/ imports nothing above it.',
           },
           {
+            target: SERVER_SRC,
+            from: ['apps/web', 'tools', 'e2e', 'bench'],
+            message: 'The server imports only its own code and packages/ (contracts, config-xml).',
+          },
+          {
             target: SERVER_LEAVES,
             from: inServer('features', 'http', 'domain', 'db', 'context.ts'),
             message: 'security/, time/, config/, static/ and paths.ts are leaves: they import no layer.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Package directions (docs/architecture.md, "Packages"): web → contracts; server → contracts,
+// config-xml; config-xml → contracts; nothing imports apps/*. apps/web has its own rules above
+// (no config-xml, no server); this block covers the packages, tools, e2e and bench.
+const packageDirections = {
+  files: [
+    'packages/**/*.{ts,tsx,mts,js,mjs}',
+    'tools/**/*.{ts,mts,js,mjs}',
+    'e2e/**/*.ts',
+    'bench/**/*.{ts,mjs}',
+  ],
+  plugins: { 'import-x': serverImportX },
+  rules: {
+    'import-x/no-restricted-paths': [
+      'error',
+      {
+        basePath: import.meta.dirname,
+        zones: [
+          {
+            target: ['packages', 'tools', 'e2e', 'bench'],
+            from: 'apps',
+            message: 'Nothing imports apps/*: share code through packages/.',
+          },
+          {
+            target: 'packages/contracts',
+            from: ['packages/config-xml', 'tools'],
+            message: '@synchro/contracts depends on no other workspace package.',
+          },
+          {
+            target: 'packages/config-xml',
+            from: 'tools',
+            message: '@synchro/config-xml depends on @synchro/contracts only.',
           },
         ],
       },
@@ -226,5 +270,6 @@ export default tseslint.config(
   },
   webBoundaries,
   serverLayers,
+  packageDirections,
   importCycles,
 );

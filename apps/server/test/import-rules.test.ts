@@ -74,6 +74,22 @@ describe('server layers (import-x/no-restricted-paths)', () => {
   });
 });
 
+describe('package directions (import-x/no-restricted-paths)', () => {
+  it('a package importing apps/*, or the server importing the web app, is an error', async () => {
+    const pkg = 'packages/config-xml/src/codec.ts';
+    const server = 'apps/server/src/paths.ts';
+    expect(await errors(LAYERS, pkg)).toEqual([]);
+    expect(await errors(LAYERS, server)).toEqual([]);
+    const fromPkg =
+      "import { AppError } from '../../../apps/server/src/http/errors.ts';\nexport const probe = AppError;\n";
+    expect(await errors(LAYERS, pkg, fromPkg)).toEqual([expect.stringContaining('Nothing imports apps/*')]);
+    const fromServer = "import { api } from '../../web/src/lib/api-client.ts';\nexport const probe = api;\n";
+    expect(await errors(LAYERS, server, fromServer)).toEqual([
+      expect.stringContaining('The server imports only its own code and packages/'),
+    ]);
+  });
+});
+
 describe('no import cycle (import-x/no-cycle)', () => {
   it('the sessions ↔ installations cycle, put back, is an error', async () => {
     const path = 'apps/server/src/domain/installations.ts';
