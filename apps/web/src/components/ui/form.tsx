@@ -3,6 +3,7 @@ import { cn } from '../../lib/cn.ts';
 import { Button } from './button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './card.tsx';
 import { FieldHint, FieldMessage, Label } from './label.tsx';
+import { CardIcon } from './section-card.tsx';
 
 /** What a field hands its control: ids that tie it to its label, hint and error. */
 export interface FieldControlProps {
@@ -101,11 +102,7 @@ export function FormSection({
   return (
     <Card aria-labelledby={titleId} className={cn('@container min-w-0', className)}>
       <CardHeader className="flex-row flex-wrap items-start gap-x-3 gap-y-2 pb-4">
-        {icon ? (
-          <div className="grid size-9 shrink-0 place-content-center rounded-md bg-primary-soft text-primary [&_svg]:size-[1.125rem]">
-            {icon}
-          </div>
-        ) : null}
+        {icon ? <CardIcon>{icon}</CardIcon> : null}
         <div className="grid min-w-0 flex-1 basis-48 gap-0.5 self-center">
           <CardTitle id={titleId}>{title}</CardTitle>
           {description ? <CardDescription>{description}</CardDescription> : null}

@@ -176,6 +176,7 @@ describe('Général', () => {
       'GET /api/dashboard': () => (fail ? json({ message: 'Base indisponible' }, 500) : json(demoDashboard)),
     });
     expect(await screen.findByText('Base indisponible')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Impossible de charger le tableau de bord');
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Réessayer' }));
     expect(await valueOf('ID de synchronisation')).toHaveTextContent('DEMOA001');

@@ -1,4 +1,5 @@
-/** Display rules of the extraction results (spec §2 "Diagnostic"). */
+/** Display rules of the diagnostic screen (docs/spec-notes.md, Web: Diagnostic). */
+import { formatNumber } from '../../lib/format.ts';
 
 /** The server's mark for a value that is absent from the document. */
 export const NOT_COMMUNICATED = 'NC';
@@ -35,4 +36,10 @@ export function frenchSpacing(text: string): string {
     .replace(/ »/g, '\u00a0»')
     .replace(/ :(?=\s|$)/g, '\u00a0:')
     .replace(/ ([;!?])(?=\s|$)/g, '\u202f$1');
+}
+
+/** What a repair changed, in words: "Aucune modification nécessaire", "1 modification effectuée"… */
+export function changesText(count: number): string {
+  if (count === 0) return 'Aucune modification nécessaire';
+  return count === 1 ? '1 modification effectuée' : `${formatNumber(count)} modifications effectuées`;
 }

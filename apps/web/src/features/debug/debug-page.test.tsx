@@ -206,6 +206,7 @@ describe('Diagnostic', () => {
       fail ? json({ message: 'Base indisponible' }, 500) : json(validDiagnostic),
     );
     expect(await screen.findByText('Base indisponible')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Impossible de charger le diagnostic');
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Réessayer' }));
     expect(await summary('XML valide')).toHaveTextContent('Oui');

@@ -1,0 +1,82 @@
+import { RefreshCw, Zap } from 'lucide-react';
+import type { TSyncType } from '@synchro/contracts';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardDescription, CardTitle } from '../../components/ui/card.tsx';
+import { CardIcon } from '../../components/ui/section-card.tsx';
+import { toast } from '../../components/ui/toast-store.ts';
+import { errorDetail } from '../../lib/api-client.ts';
+import { useSyncAutomate } from './dashboard-api.ts';
+import { SYNC_ERROR_TITLE, SYNC_RUNNING_LABEL, SYNC_TOAST_TITLE } from './dashboard-messages.ts';
+
+const SYNC_BUTTONS: readonly { type: TSyncType; label: string; hint: string }[] = [
+  { type: 'C', label: 'Complète', hint: 'Toutes les données' },
+  { type: 'R', label: 'Incrémentale', hint: 'Les modifications depuis la dernière synchronisation' },
+  { type: 'I', label: 'Import des saisies', hint: 'Les saisies des terminaux vers votre ERP' },
+];
+
+export function SyncActions() {
+  const sync = useSyncAutomate();
+  const running = sync.isPending ? sync.variables : null;
+
+  const launch = (type: TSyncType) => {
+    sync.mutate(type, {
+      onSuccess: (result) =>
+        toast({
+          title: SYNC_TOAST_TITLE,
+          description: result.retInfo,
+          variant: result.retSync === 1 ? 'default' : 'destructive',
+        }),
+      onError: (error) =>
+        toast({
+          title: SYNC_ERROR_TITLE,
+          description: errorDetail(error, 'La demande de synchronisation a échoué.'),
+          variant: 'destructive',
+        }),
+    });
+  };
+
+  return (
+    <Card className="border-primary/25 bg-gradient-to-br from-card to-primary-soft/60">
+      <div className="flex flex-col gap-5 p-5 sm:p-6">
+        <div className="flex items-start gap-3">
+          <CardIcon tone="solid">
+            <Zap aria-hidden="true" />
+          </CardIcon>
+          <div className="grid gap-0.5">
+            <CardTitle>Lancer une synchronisation</CardTitle>
+            <CardDescription>
+              La demande est transmise au service automate installé sur votre serveur.
+            </CardDescription>
+          </div>
+        </div>
+        {/* Sized on the card, not the viewport: each button must hold "Synchronisation en cours..."
+            on one line (about 17.5 rem), so three across from 54 rem, else one per row with its
+            hint beside it, and stacked on phones. */}
+        <div className="@container">
+          <div className="grid gap-3 @min-[54rem]:grid-cols-3">
+            {SYNC_BUTTONS.map((button) => (
+              <div
+                key={button.type}
+                className="grid min-w-0 content-start gap-1.5 @min-[34rem]:flex @min-[34rem]:items-center @min-[34rem]:gap-4 @min-[54rem]:grid @min-[54rem]:gap-1.5"
+              >
+                <Button
+                  variant={button.type === 'C' ? 'primary' : 'outline'}
+                  className="h-auto min-h-10 w-full py-2 text-center whitespace-normal @min-[34rem]:w-[17.5rem] @min-[34rem]:shrink-0 @min-[54rem]:w-full"
+                  busy={running === button.type}
+                  disabled={running !== null}
+                  onClick={() => launch(button.type)}
+                >
+                  {running === button.type ? null : <RefreshCw aria-hidden="true" />}
+                  {running === button.type ? SYNC_RUNNING_LABEL : button.label}
+                </Button>
+                <p className="text-center text-xs text-muted-foreground @min-[34rem]:text-left @min-[54rem]:text-center">
+                  {button.hint}
+                </p>
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+    </Card>
+  );
+}
