@@ -283,6 +283,20 @@ describe('editConnectorParts', () => {
       fails(() => editConnectorParts(FIXTURE, { Data: '  ' }), 'invalid-payload');
     });
 
+    it('counts depth as the document will: one level more than the Data text alone', () => {
+      const nested = (n: number): string => `<Data>${'<a>'.repeat(n)}${'</a>'.repeat(n)}</Data>`;
+      const range = parseConfig(FIXTURE).range('Data')!;
+      const placed = (data: string): string =>
+        FIXTURE.slice(0, range.start) + data + FIXTURE.slice(range.end);
+      // The configuration scanner's own verdict on the same documents.
+      expect(() => parseConfig(placed(nested(254)))).not.toThrow();
+      expect(() => parseConfig(placed(nested(255)))).toThrow(/trop profond/);
+      expect(editConnectorParts(FIXTURE, { Data: nested(254) })).toBe(placed(nested(254)));
+      expect(refuse(nested(255), 'depth')).toBe(
+        'Data\u00a0: le document est trop profond (plus de 256 niveaux) (ligne 1, colonne 769)',
+      );
+    });
+
     it('refuses anything around the element', () => {
       for (const data of [
         '<?xml version="1.0"?><Data/>',

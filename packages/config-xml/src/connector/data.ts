@@ -1,6 +1,6 @@
 import { CONNECTOR_LIMITS, utf8ByteLength } from '@synchro/contracts';
-import { ConfigXmlError } from '../errors.ts';
-import { scanDocument } from '../xml/scan.ts';
+import { ConfigXmlError, lineColumnAt } from '../errors.ts';
+import { MAX_DEPTH, scanDocument } from '../xml/scan.ts';
 
 const MB = 1024 * 1024;
 
@@ -21,8 +21,9 @@ function isXmlBlank(c: number): boolean {
  * Checks the `Data` the connector sends: one well-formed `<Data>` element and nothing around it
  * but blanks (no declaration, comment, processing instruction or byte order mark), checked by the
  * configuration's scanner (no DOCTYPE, no entity but the five predefined ones, no character XML
- * refuses, at most 256 levels), at most 50 MB in UTF-8 bytes. Returns the element's text, blanks
- * around it removed; throws ConfigXmlError (message starting `Data :`) otherwise.
+ * refuses, at most 256 levels counting the root `<Connexion>` it goes in), at most 50 MB in UTF-8
+ * bytes. Returns the element's text, blanks around it removed; throws ConfigXmlError (message
+ * starting `Data :`) otherwise.
  */
 export function checkDataElement(text: string): string {
   const max = CONNECTOR_LIMITS.dataMaxBytes;
@@ -49,6 +50,21 @@ export function checkDataElement(text: string): string {
     if (e.line !== undefined) details.line = e.line;
     if (e.column !== undefined) details.column = e.column;
     throw dataError(e.code, e.message, details);
+  }
+  // In the document, Data has one more ancestor (<Connexion>) than here: the scanner's depth rule
+  // (an element left open with MAX_DEPTH ancestors is too deep), one level earlier.
+  const ix = layout.index;
+  const ancestors = new Int32Array(ix.count);
+  for (let k = 1; k < ix.count; k++) {
+    ancestors[k] = (ancestors[ix.parent[k] as number] as number) + 1;
+    if (ancestors[k] === MAX_DEPTH - 1 && !ix.selfClosing(k)) {
+      const { line, column } = lineColumnAt(text, ix.start[k] as number);
+      throw dataError(
+        'depth',
+        `le document est trop profond (plus de ${MAX_DEPTH} niveaux) (ligne ${line}, colonne ${column})`,
+        { line, column },
+      );
+    }
   }
   if (layout.rootStart !== from || layout.rootEnd !== to) {
     throw dataError(

@@ -8,6 +8,7 @@ import { insertEmptySection, SectionEditor, validatePayload } from '../edit/edit
 import { ORDER } from '../edit/sections.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { escapeText } from '../xml/escape.ts';
+import { checkSize } from '../xml/scan.ts';
 import { childNamed, childrenNamed, serialize, touch, xmlText, XText, type XElement } from '../xml/tree.ts';
 import { checkDataElement } from './data.ts';
 
@@ -103,9 +104,9 @@ export function editConnectorParts(
   }
   parts.push(doc.text.slice(at));
   const result = parts.join('');
-  // A new Data was checked on its own; inside the document it must also fit the document's size
-  // and depth limits.
-  if (dataChanges) parseConfig(result);
+  // A well-formed Data in place of an element keeps the document well-formed (its depth was
+  // checked for its place); the document must still fit its size limit.
+  if (dataChanges) checkSize(result);
   return result;
 }
 
