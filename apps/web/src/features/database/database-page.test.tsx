@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TSourcesResponse } from '@synchro/contracts';
-import { PROVIDER_OPTIONS as CONTRACT_PROVIDER_OPTIONS } from '@synchro/contracts';
-import { PROVIDER_OPTIONS, SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
+import { SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
 import { demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
 import { NO_PROVIDER_VALUE, providerOptions } from './providers.ts';
@@ -83,9 +82,23 @@ function lastPost(fetchMock: ReturnType<typeof mockApi>) {
 }
 
 describe('Base de données source', () => {
-  it('keeps the provider options equal to the contract', () => {
-    expect(PROVIDER_OPTIONS).toEqual(CONTRACT_PROVIDER_OPTIONS);
-    expect(providerOptions('').map((o) => o.value)).toContain(NO_PROVIDER_VALUE);
+  it('offers the eight providers of the spec, display text and stored value', () => {
+    // docs/spec-notes.md, Web: Base de données source ('' is held by the select as NO_PROVIDER_VALUE).
+    expect(providerOptions('')).toEqual([
+      { label: 'Pas de connexion', value: NO_PROVIDER_VALUE },
+      { label: 'CLOUD POUR VERSION SAAS', value: 'CLOUD' },
+      { label: 'ODBC 32/64 bits', value: 'MSDASQL' },
+      { label: 'OLE DB POUR SQL Server', value: 'SQLOLEDB' },
+      { label: 'OLE DB POUR Access 97', value: 'Microsoft.Jet.OLEDB.3.51' },
+      { label: 'OLE DB POUR Access 2000', value: 'Microsoft.Jet.OLEDB.4.0' },
+      { label: 'Natif HFSQL C/S', value: 'WinDevClientServeurHF' },
+      { label: 'Natif HFSQL Classic', value: 'WinDevHF7' },
+    ]);
+    expect(NO_PROVIDER_VALUE).not.toBe('');
+  });
+
+  it('offers a stored provider outside the list as it is', () => {
+    expect(providerOptions('SQLOLEDB')).toHaveLength(8);
     expect(providerOptions('ORAOLEDB').at(-1)).toEqual({
       label: 'ORAOLEDB (valeur enregistrée)',
       value: 'ORAOLEDB',

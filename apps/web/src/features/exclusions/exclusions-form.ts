@@ -1,5 +1,4 @@
 import type {
-  TDataLists,
   TExclusion,
   TExclusionType,
   TExclusionsPayload,
@@ -139,5 +138,3 @@ export function unlistedCount(
   }
   return form.filter((x) => x.type === type && !known.has(x.id)).length;
 }
-
-export type FamilyLists = Pick<TDataLists, 'famillesArticles' | 'famillesClients' | 'famillesFournisseurs'>;

@@ -84,9 +84,3 @@ export function timeZoneOptions(current: string): { value: string; label: string
   }
   return options;
 }
-
-/** The label shown for a stored zone (its list label, else the stored text). */
-export function describeZone(zone: string): string {
-  const choice = TIME_ZONES.find((c) => c.zone === zone);
-  return choice ? timeZoneLabel(choice) : zone;
-}

@@ -1,7 +1,6 @@
-import type { TSyncDataItem, TSyncDataPayload, TSyncDataView } from '@synchro/contracts';
+import { HISTO_MAX, type TSyncDataItem, type TSyncDataPayload, type TSyncDataView } from '@synchro/contracts';
 
-/** Spec §5 and §9: the history is 0 to 10000; the unit label switches at 10. */
-export const HISTO_MAX = 10000;
+/** The unit label switches at 10 (docs/spec-notes.md, Web: Données à synchroniser). */
 export const HISTO_DOCUMENTS_MAX = 10;
 
 export type SyncDataForm = TSyncDataItem[];

@@ -1,4 +1,5 @@
 import { memo, useCallback, useEffect, useId, type KeyboardEvent } from 'react';
+import { HISTO_MAX } from '@synchro/contracts';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -6,7 +7,6 @@ import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
 import { patchAt } from '../../forms/patch-at.ts';
 import { useConfigSection } from '../../forms/use-config-section.ts';
 import {
-  HISTO_MAX,
   allState,
   histoText,
   histoUnit,
