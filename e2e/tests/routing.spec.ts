@@ -51,6 +51,22 @@ test.describe('signed in', () => {
     await expect(nav.getByRole('link', { name: 'Général' })).not.toHaveAttribute('aria-current', 'page');
   });
 
+  test('the menu entry of the screen shown is not a navigation: a click on another entry right after it goes through', async ({
+    page,
+  }) => {
+    const nav = page.getByRole('navigation', { name: 'Écrans de la console' });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Général');
+    // Both clicks in one task, well within the 200 ms navigation debounce.
+    await nav.evaluate((menu) => {
+      const entry = (name: string) =>
+        Array.from(menu.querySelectorAll('a')).find((a) => a.textContent?.trim() === name);
+      entry('Général')?.click();
+      entry('Base de données source')?.click();
+    });
+    await expect(page).toHaveURL(/\/database$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Base de données source');
+  });
+
   test('Ctrl+B collapses the sidebar to icons, and the cookie keeps it collapsed after a reload', async ({
     page,
     context,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Router, type AroundNavHandler } from 'wouter';
+import { Router, useLocation, useSearch, type AroundNavHandler } from 'wouter';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -17,10 +17,13 @@ import {
 } from './unsaved-changes-context.ts';
 import { useHistoryGuard } from './use-history-guard.ts';
 
+const withoutFragment = (to: string) => to.split('#')[0] ?? to;
+
 /**
- * The navigation guard (spec §2): every in-app navigation (links, `navigate`, logout through
- * `requestNavigation`) asks for confirmation while an editor holds unsaved changes. Redirects
- * (`replace` navigations of the router) pass through. Browser Back/Forward go through the same
+ * The navigation guard (docs/spec-notes.md, Web: Navigation guard): every in-app navigation (links,
+ * `navigate`, logout through `requestNavigation`) asks for confirmation while an editor holds
+ * unsaved changes, and one within 200 ms of the previous is ignored. Redirects (`replace`
+ * navigations of the router) pass through; a link to the location shown does nothing. Browser Back/Forward go through the same
  * dialog (`useHistoryGuard`). Closing or reloading the tab gets the browser's own warning.
  */
 export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
@@ -64,12 +67,19 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
 
   useHistoryGuard({ isDirty, confirmOpen: confirmOpenRef, requestNavigation });
 
+  // The location shown, read by aroundNav: a link to it (the menu entry of the current screen) is
+  // not a navigation, so it neither asks nor arms the 200 ms debounce.
+  const [path] = useLocation();
+  const search = useSearch();
+  const shown = search ? `${path}?${search}` : path;
+
   const aroundNav = useCallback<AroundNavHandler>(
     (navigate, to, options) => {
       if (options?.replace) return navigate(to, options);
+      if (withoutFragment(to) === shown) return;
       requestNavigation(() => navigate(to, options));
     },
-    [requestNavigation],
+    [requestNavigation, shown],
   );
 
   useEffect(() => {

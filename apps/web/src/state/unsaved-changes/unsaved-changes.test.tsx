@@ -32,6 +32,7 @@ function Harness() {
   const [loggedOut, setLoggedOut] = useState(false);
   return (
     <>
+      <Link href="/edit">Aller à l'éditeur</Link>
       <Link href="/a">Aller en A</Link>
       <Link href="/b">Aller en B</Link>
       <button type="button" onClick={() => navigate('/b')}>
@@ -141,6 +142,25 @@ describe('unsaved-changes guard', () => {
     await wait(210);
     await userEvent.click(screen.getByRole('link', { name: 'Aller en A' }));
     expect(location.history?.at(-1)).toBe('/a');
+  });
+
+  it('a link to the screen shown is not a navigation: the next click within 200 ms goes through', async () => {
+    const { location } = setup('/a');
+    fireEvent.click(screen.getByRole('link', { name: 'Aller en A' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Aller en B' }));
+    expect(location.history).toEqual(['/a', '/b']);
+    expect(screen.getByRole('heading', { name: 'Page B' })).toBeInTheDocument();
+  });
+
+  it('while dirty, a link to the screen shown does not ask, and leaving right after still does', async () => {
+    const { location } = setup();
+    await userEvent.click(screen.getByRole('button', { name: 'Modifier' }));
+    await wait(60);
+    fireEvent.click(screen.getByRole('link', { name: "Aller à l'éditeur" }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('link', { name: 'Aller en A' }));
+    expect(await screen.findByRole('alertdialog', { name: TITLE })).toBeInTheDocument();
+    expect(location.history).toEqual(['/edit']);
   });
 
   it('warns before the tab is closed while dirty, not otherwise', async () => {
