@@ -152,6 +152,7 @@ const importCycles = {
           'packages/*/tsconfig.json',
           'tools/*/tsconfig.json',
           'e2e/tsconfig.json',
+          'bench/tsconfig.json',
         ].map((project) => `${import.meta.dirname}/${project}`),
         noWarnOnMultipleProjects: true,
       }),
