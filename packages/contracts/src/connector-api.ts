@@ -7,7 +7,8 @@ import { parseIsoDateTime } from './connector-time.ts';
  * connector's own field names. Requests are tolerant where the connector plainly means the same
  * thing (a number sent as a digit string, `null` for an absent optional member, a base64 content
  * with line breaks) and the schemas output one normal form (`z.output`). Texts are kept exactly as
- * the connector wrote them (its convention, legacy-system.md §2): never trimmed, never re-encoded.
+ * the connector wrote them (its convention: docs/spec-notes.md, The configuration document):
+ * never trimmed, never re-encoded.
  * Validation messages are French and lower-case: `connectorRequestMessage` puts the field's path
  * in front (`records[3].DateHeure : …`).
  */
@@ -25,7 +26,7 @@ export const CONNECTOR_LIMITS = {
   /** GET /import-records/queue: default and largest `limit`. */
   queueDefault: 100,
   queueMax: 500,
-  /** `Enreg` (the record's XML), in UTF-8 bytes: spec §9's 50 MB. */
+  /** `Enreg` (the record's XML), in UTF-8 bytes: 50 MB (docs/spec-notes.md, Import records). */
   enregMaxBytes: 50 * MB,
   /** `Fichier.Contenu`, decoded bytes. */
   fileMaxBytes: 25 * MB,
@@ -236,7 +237,7 @@ export const ZConnectorFile = z.object(
 export type TConnectorFile = z.output<typeof ZConnectorFile>;
 
 // ---------------------------------------------------------------------------------------------
-// Record XML size (spec §5, §9)
+// Record XML size (docs/spec-notes.md, Import records)
 
 /** `x` of the size messages: megabytes with one decimal, French style (`51,2`). */
 function megabytes(bytes: number): string {
@@ -245,7 +246,7 @@ function megabytes(bytes: number): string {
   );
 }
 
-/** The spec's message for a record XML over 50 MB (spec §5), with its size. */
+/** The spec's message for a record XML over 50 MB (docs/spec-notes.md, Import records), with its size. */
 export function recordXmlTooLargeMessage(bytes: number): string {
   return `Le fichier XML est trop volumineux (${megabytes(bytes)} MB). La taille maximale autorisée est de 50MB.`;
 }

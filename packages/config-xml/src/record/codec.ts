@@ -2,7 +2,8 @@ import { decodeConnectorText, encodeConnectorText } from '../codec.ts';
 
 /**
  * An import record as the connector stores it is in its text convention (UTF-8 bytes read as
- * Latin-1, legacy-system.md §2). The console shows it decoded and stores an edit encoded again.
+ * Latin-1: docs/spec-notes.md, The configuration document). The console shows it decoded and
+ * stores an edit encoded again.
  *
  * Only character data changes: text, CDATA content and attribute values. Markup (names,
  * comments, processing instructions, the declaration), references such as `&#233;` and a byte
