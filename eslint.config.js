@@ -12,7 +12,7 @@ import { createTypeScriptImportResolver as serverImportResolver } from 'eslint-i
 // ---------------------------------------------------------------------------------------------
 // apps/server: layers (docs/architecture.md, "Server"). One direction: main.ts, app.ts → features/
 // <area> → http/ (AppError, validation, session guard) → domain/ (data modules) → db/; security/,
-// time/, config/, static/ and paths.ts are leaves. Every folder of features/ is an area.
+// time/, config/, static/, network/ and paths.ts are leaves. Every folder of features/ is an area.
 const SERVER_SRC = 'apps/server/src';
 const SERVER_AREAS = readdirSync(new URL(`./${SERVER_SRC}/features`, import.meta.url), {
   withFileTypes: true,
@@ -20,7 +20,7 @@ const SERVER_AREAS = readdirSync(new URL(`./${SERVER_SRC}/features`, import.meta
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const inServer = (...paths) => paths.map((path) => `${SERVER_SRC}/${path}`);
-const SERVER_LEAVES = inServer('security', 'time', 'config', 'static', 'paths.ts');
+const SERVER_LEAVES = inServer('security', 'time', 'config', 'static', 'network', 'paths.ts');
 const serverLayers = {
   files: [`${SERVER_SRC}/**/*.ts`],
   plugins: { 'import-x': serverImportX },
@@ -86,7 +86,7 @@ const serverLayers = {
           {
             target: SERVER_LEAVES,
             from: inServer('features', 'http', 'domain', 'db', 'context.ts'),
-            message: 'security/, time/, config/, static/ and paths.ts are leaves: they import no layer.',
+            message: 'security/, time/, config/, static/, network/ and paths.ts are leaves: they import no layer.',
           },
         ],
       },
