@@ -86,7 +86,8 @@ const serverLayers = {
           {
             target: SERVER_LEAVES,
             from: inServer('features', 'http', 'domain', 'db', 'context.ts'),
-            message: 'security/, time/, config/, static/, network/ and paths.ts are leaves: they import no layer.',
+            message:
+              'security/, time/, config/, static/, network/ and paths.ts are leaves: they import no layer.',
           },
         ],
       },
