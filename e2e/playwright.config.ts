@@ -3,7 +3,8 @@ import { E2E_BASE_URL, E2E_PORT } from './support/env.ts';
 
 // Browser tests run Debian's Chromium against the real, built server on a fresh embedded database.
 export default defineConfig({
-  testDir: './tests',
+  // E2E_TEST_DIR: run-in-reverse-order.mjs points it at a reversed copy of ./tests.
+  testDir: process.env.E2E_TEST_DIR ?? './tests',
   fullyParallel: false,
   workers: 1,
   retries: 0,

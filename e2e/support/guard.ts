@@ -6,7 +6,7 @@ import { expect, type Page } from '@playwright/test';
  */
 export async function expectLeaveGuard(page: Page, path: string): Promise<void> {
   await expect(page.getByText('Modifications non enregistrées')).toBeVisible();
-  // Navigation within 200 ms of the last one is ignored (spec §2): let the debounce pass.
+  // A navigation within 200 ms of the previous one is ignored: let the debounce pass.
   await page.waitForTimeout(250);
   await page
     .getByRole('navigation', { name: 'Écrans de la console' })

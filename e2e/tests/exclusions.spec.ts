@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { restoreSectionAfterAll } from '../support/sections.ts';
 import { signIn } from '../support/session.ts';
 
 async function open(page: Page) {
@@ -9,6 +10,7 @@ async function open(page: Page) {
 }
 
 test.describe('Exclusions de la synchro', () => {
+  restoreSectionAfterAll('exclusions');
   test.beforeEach(async ({ page }) => signIn(page));
 
   test('edit, save, reload: the values are kept (a checked family disables its sub-families)', async ({
@@ -47,7 +49,8 @@ test.describe('Exclusions de la synchro', () => {
       page.getByRole('region', { name: 'Famille clients' }).getByRole('checkbox', { name: 'Autres' }),
     ).toBeChecked();
 
-    // Restore: unchecking the family leaves its sub-families unchecked (only family| was stored).
+    // Unchecking the family leaves its sub-families unchecked (only family| was stored); this also
+    // brings back the fixture's exclusions.
     await again.getByRole('checkbox', { name: 'PUZZLES', exact: true }).click();
     await expect(again.getByRole('checkbox', { name: 'Puzzle - 900 pièces' })).toBeEnabled();
     await again.getByRole('checkbox', { name: 'Puzzle - 900 pièces' }).click();

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { restoreSectionAfterAll } from '../support/sections.ts';
 import { signIn } from '../support/session.ts';
 
 const SAVED = 'Les agendas externes ont été mis à jour avec succès.';
@@ -27,6 +28,7 @@ async function save(page: Page) {
 }
 
 test.describe('Agendas externes', () => {
+  restoreSectionAfterAll('externalCalendars');
   test.beforeEach(async ({ page }) => signIn(page));
 
   test('edit the type and a row, save, reload: kept', async ({ page }) => {
@@ -54,7 +56,7 @@ test.describe('Agendas externes', () => {
       'Claire FAURE',
     );
 
-    // Back to the fixture's state for the other tests of the run.
+    // Back to the fixture's values through the screen.
     await pick(page, /^Type d'agenda/, 'Compte Gmail Google Agenda');
     await pick(page, 'Salarié de la ligne 2', 'Libre');
     await save(page);

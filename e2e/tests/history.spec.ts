@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/session.ts';
 
-// The unsaved-changes guard listens to Back/Forward (popstate). No shipped screen edits anything
-// yet, so the dirty case is covered by the unit tests on jsdom's History API
-// (apps/web/src/app/unsaved-changes/history-guard.test.tsx); here, in a real browser, the guard
-// must let every clean traversal through, in both directions, and leave fragments alone.
+// The unsaved-changes guard listens to Back/Forward (popstate). The dirty case is covered by the
+// unit tests on jsdom's History API (apps/web/src/state/unsaved-changes/history-guard.test.tsx);
+// here, in a real browser, the guard must let every clean traversal through, in both directions,
+// and leave fragments alone.
 
 test('with nothing unsaved, Back and Forward move between screens without a dialog', async ({ page }) => {
   await signIn(page);

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { restoreSectionAfterAll } from '../support/sections.ts';
 import { signIn } from '../support/session.ts';
 
 const TITLE = 'Planification des synchronisations';
@@ -24,6 +25,7 @@ async function save(page: Page) {
 }
 
 test.describe('Planification', () => {
+  restoreSectionAfterAll('planifications');
   test.beforeEach(async ({ page }) => signIn(page));
 
   test('add a schedule and change the zone, save, reload: kept; the dashboard counts it', async ({
@@ -58,7 +60,7 @@ test.describe('Planification', () => {
     await page.goto('/');
     await expect(page.getByText('1 Complète / 1 Incrémentale / 0 Importation')).toBeVisible();
 
-    // Back to the fixture's state (Paris, no schedule) for the other tests of the run.
+    // Back to the fixture's values (Paris, no schedule) through the screen: deleting rows saves too.
     await open(page);
     await page.getByRole('button', { name: /^Supprimer la planification 2 / }).click();
     await page.getByRole('button', { name: /^Supprimer la planification 1 / }).click();

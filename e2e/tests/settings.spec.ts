@@ -2,8 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/session.ts';
 import { expectLeaveGuard } from '../support/guard.ts';
-
-// Runs last (file order): the edits stay in the shared installation.
+import { restoreSectionAfterAll } from '../support/sections.ts';
 
 async function open(page: Page, path: string, title: string) {
   await page.goto(path);
@@ -23,6 +22,9 @@ async function expectNoAxeViolations(page: Page) {
 }
 
 test.describe('Paramètres', () => {
+  restoreSectionAfterAll('sources');
+  restoreSectionAfterAll('externalLinks');
+  restoreSectionAfterAll('complement');
   test.beforeEach(async ({ page }) => signIn(page));
 
   test('Base de données source: edit, save, reload, the value is kept (and the stored password too)', async ({

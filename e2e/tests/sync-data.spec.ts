@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/session.ts';
 import { expectLeaveGuard } from '../support/guard.ts';
+import { restoreSectionAfterAll } from '../support/sections.ts';
 
 async function open(page: Page) {
   await page.goto('/sync-data');
@@ -10,6 +11,7 @@ async function open(page: Page) {
 }
 
 test.describe('Données à synchroniser', () => {
+  restoreSectionAfterAll('syncData');
   test.beforeEach(async ({ page }) => signIn(page));
 
   test('edit, save, reload: the values are kept', async ({ page }) => {

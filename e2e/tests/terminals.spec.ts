@@ -1,8 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { restoreSectionAfterAll } from '../support/sections.ts';
 import { signIn } from '../support/session.ts';
 
-// Edits terminal #25 only (free in the fixture), with values that do not depend on earlier runs.
+// Edits terminal #25 only (free in the fixture), with values that do not depend on earlier runs;
+// puts it back afterwards (the dashboard counts the declared terminals).
 
 async function open(page: Page) {
   await page.goto('/terminals');
@@ -20,6 +22,7 @@ async function expectNoAxeViolations(page: Page) {
 }
 
 test.describe('Terminaux', () => {
+  restoreSectionAfterAll('terminals');
   test.beforeEach(async ({ page }) => signIn(page));
 
   test('lists the 25 terminals, the 8 declared ones marked', async ({ page }) => {
