@@ -3,7 +3,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-/** Spec budget: the JavaScript a first visit of /auth downloads, gzip. */
+/** The budget of the JavaScript a first visit of /auth downloads, gzip (docs/web.md, Budget). */
 const AUTH_INITIAL_JS_BUDGET_KB = 150;
 
 /**

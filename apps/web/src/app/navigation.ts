@@ -23,7 +23,7 @@ export interface MenuEntry {
 
 const exact = (href: string) => (path: string) => path === href;
 
-/** The side menu of spec §2, in its order. /debug has no entry. */
+/** The side menu, in its order (docs/spec-notes.md, Web: Routes and menu). /debug has no entry. */
 export const MENU_ENTRIES: readonly MenuEntry[] = [
   { label: 'Général', href: '/', icon: LayoutDashboard, isActive: exact('/') },
   { label: 'Base de données source', href: '/database', icon: Database, isActive: exact('/database') },

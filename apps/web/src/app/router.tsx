@@ -25,7 +25,7 @@ const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx
 
 const screenFallback = <LoadingState label="Chargement de l'écran…" />;
 
-/** The route table of spec §2. */
+/** The route table (docs/spec-notes.md, Web: Routes and menu). */
 export function AppRoutes() {
   return (
     <Switch>

@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * Spec §7/§9: no retries, no polling, refetch on focus, mount and reconnect, always stale.
+ * No retries, no polling, refetch on focus, mount and reconnect, always stale (docs/spec-notes.md,
+ * Web: Calls and errors).
  * The spec's cache lifetime of 1 ms (gcTime) is not followed: with it, a query whose last observer
  * unmounts for an instant (route change, lazy screen loading) loses its data and the screen flashes
  * a spinner and refetches in a loop. Data are still always stale (staleTime 0), so every mount,

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 
-/** Spec §9: widths, mobile breakpoint, cookie and shortcut of the side menu. */
+/** Widths, mobile breakpoint, cookie and shortcut of the side menu (docs/spec-notes.md, Web: Routes and menu). */
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
 export const SIDEBAR_WIDTH = '16rem';

@@ -1,5 +1,6 @@
 /**
- * The toast queue (spec §4, §9): one toast visible at a time, a new toast replaces the current one.
+ * The toast queue (docs/spec-notes.md, Web: Toasts and tooltips): one toast visible at a time, a new toast replaces
+ * the current one.
  * A module-level store so that any code (mutations, event handlers) can raise a toast.
  */
 export type ToastVariant = 'default' | 'destructive';

@@ -4,11 +4,11 @@ import { CircleAlert, CircleCheck, X } from 'lucide-react';
 import { cn } from '../../lib/cn.ts';
 import { dismissToast, getToast, removeToast, subscribeToasts } from './toast-store.ts';
 
-/** Spec §9: 5 s on screen, swipe right past 50 px to dismiss, F8 focuses the viewport. */
+/** 5 s on screen, swipe right past 50 px to dismiss, F8 focuses the viewport (docs/spec-notes.md, Web: Toasts and tooltips). */
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 export const TOAST_HOTKEY = ['F8'];
-/** Removal delay after a dismissal (spec §9: 1,000,000 ms); the exit animation is done long before. */
+/** Removal delay after a dismissal (1,000,000 ms, same place); the exit animation is done long before. */
 const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 export function Toaster() {

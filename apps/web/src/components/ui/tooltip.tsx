@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react';
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import { cn } from '../../lib/cn.ts';
 
-/** Spec §9: 700 ms before a tooltip opens, 300 ms to move to the next one without delay. */
+/** 700 ms before a tooltip opens, 300 ms to move to the next one without delay (docs/spec-notes.md, Web: Toasts and tooltips). */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 

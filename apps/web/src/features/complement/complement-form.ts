@@ -3,7 +3,7 @@ import { withStored } from '../../forms/with-stored.ts';
 
 export type ComplementForm = TComplementView;
 
-/** Drive pour la GED (spec §2): display label and stored value. */
+/** Drive pour la GED (docs/spec-notes.md, Web: Complément): display label and stored value. */
 export const DRIVE_OPTIONS = [
   { label: 'Pas de Drive', value: 'none' },
   { label: 'Google Drive', value: 'google' },

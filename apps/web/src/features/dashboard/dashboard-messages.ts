@@ -1,6 +1,6 @@
 import { NBSP } from '../../lib/format.ts';
 
-/** Warning texts of the Général screen (spec §8). */
+/** Warning texts of the Général screen (docs/spec-notes.md, Web: Général). */
 export const WARNINGS = {
   connectionFailed: `Connexion à la base impossible${NBSP}: utilisez l'utilitaire de reconnexion du connecteur.`,
   automateUpdate: `Mise à jour requise${NBSP}: cliquez sur le bouton de mise à jour dans le connecteur.`,

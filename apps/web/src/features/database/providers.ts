@@ -1,7 +1,10 @@
 import { PROVIDER_OPTIONS } from '@synchro/contracts/constants';
 import { withStored } from '../../forms/with-stored.ts';
 
-/** Radix Select cannot hold an empty value (spec §5): 'Pas de connexion' ('') uses this one. */
+/**
+ * A select value must not be empty (docs/spec-notes.md, Web: Base de données source), and Radix Select cannot
+ * hold one: 'Pas de connexion' ('') uses this one.
+ */
 export const NO_PROVIDER_VALUE = '__aucun__';
 
 export const toSelectValue = (provider: string): string => (provider === '' ? NO_PROVIDER_VALUE : provider);

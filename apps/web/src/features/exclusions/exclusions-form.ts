@@ -6,7 +6,7 @@ import type {
   TFamily,
 } from '@synchro/contracts';
 
-/** The three columns of the screen (spec §2) and the family list each one shows. */
+/** The three columns of the screen (docs/spec-notes.md, Web: Exclusions) and the family list each one shows. */
 export const EXCLUSION_COLUMNS: readonly {
   type: TExclusionType;
   title: string;
@@ -60,7 +60,7 @@ function storedExclusions(form: ExclusionsForm): TExclusion[] {
     .map(({ id, libelle, type }) => ({ id, libelle, type }));
 }
 
-/** POST /api/database/exclusions (spec §7): a checked family sends only `family|`, not its subs. */
+/** POST /api/database/exclusions: a checked family sends only `family|`, not its subs. */
 export const toExclusionsPayload = (form: ExclusionsForm): TExclusionsPayload => ({
   exclusions: storedExclusions(form),
 });

@@ -1,14 +1,14 @@
 import type { TCalendarMapping, TExternalCalendarsPayload, TExternalCalendarsView } from '@synchro/contracts';
 import { withStored } from '../../forms/with-stored.ts';
 
-/** A free employee or agenda (spec §3: -1 or empty means libre). */
+/** A free employee or agenda: -1 or empty means libre (docs/spec-notes.md, Web: Agendas externes). */
 export const LIBRE = '-1';
 export const LIBRE_LABEL = 'Libre';
 
 /** Radix Select cannot hold an empty value: 'Pas d'agenda Externe' ('') uses this one. */
 export const NO_AGENDA_TYPE = '__aucun__';
 
-/** Spec §2: agenda type, display → stored value. */
+/** Agenda type, display → stored value (same place). */
 export const AGENDA_TYPE_OPTIONS = [
   { label: "Pas d'agenda Externe", value: '' },
   { label: 'Compte Gmail Google Agenda', value: 'Google' },
@@ -29,7 +29,7 @@ export interface ExternalCalendarsForm {
   mappings: TCalendarMapping[];
 }
 
-/** Options (spec §3): its first ';' field is the number of authorised terminals. */
+/** Options: its first ';' field is the number of authorised terminals (same place). */
 export function authorisedTerminals(options: string | undefined): number {
   const first = (options ?? '').split(';')[0]?.trim() ?? '';
   return /^\d+$/.test(first) ? Math.min(Number(first), 2000) : 0;
@@ -37,7 +37,7 @@ export function authorisedTerminals(options: string | undefined): number {
 
 const free = (id: string) => (id.trim() === '' ? LIBRE : id);
 
-/** The rows: the stored ones, padded with free rows up to one per authorised terminal (spec §9). */
+/** The rows: the stored ones, padded with free rows up to one per authorised terminal. */
 export function toExternalCalendarsForm(
   view: TExternalCalendarsView,
   minRows: number,
@@ -50,7 +50,7 @@ export function toExternalCalendarsForm(
   return { agendaType: view.agendaType, mappings };
 }
 
-/** POST /api/database/external-calendars (spec §7). */
+/** POST /api/database/external-calendars. */
 export const toExternalCalendarsPayload = (form: ExternalCalendarsForm): TExternalCalendarsPayload => ({
   agendaType: form.agendaType as TExternalCalendarsPayload['agendaType'],
   mappings: form.mappings.map((m) => ({ ID_Salarie: m.ID_Salarie, ID_Agenda: m.ID_Agenda })),
@@ -76,7 +76,7 @@ export function withLibre(list: Choice[], current: string): Choice[] {
   return current === LIBRE ? options : withStored(options, current);
 }
 
-/** Salariés then techniciens (spec §2), 'Prénom NOM', technicians marked. */
+/** Salariés then techniciens, 'Prénom NOM', technicians marked. */
 export function employeeChoices(view: TExternalCalendarsView): Choice[] {
   const seen = new Set<string>();
   const choices: Choice[] = [];

@@ -28,7 +28,8 @@ export default function LoginPage() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const { login, isLoggingIn } = useAuth();
-  // Prefill from ?syncId=&clientId= (spec §2); the prefilled id is checked like a typed one.
+  // Prefill from ?syncId=&clientId= (docs/spec-notes.md, Web: Session and sign-in); the prefilled id is checked
+  // like a typed one.
   const [syncId, setSyncId] = useState(() => new URLSearchParams(search).get('syncId') ?? '');
   const [clientId, setClientId] = useState(() => new URLSearchParams(search).get('clientId') ?? '');
   const [submitted, setSubmitted] = useState(false);

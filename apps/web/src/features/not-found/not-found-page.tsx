@@ -4,7 +4,7 @@ import { Card, CardContent } from '../../components/ui/card.tsx';
 import { buttonVariants } from '../../components/ui/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 
-/** Any path outside the route table (spec §2). */
+/** Any path outside the route table (docs/spec-notes.md, Web: Routes and menu). */
 export default function NotFoundPage() {
   usePageTitle('Page introuvable');
   return (

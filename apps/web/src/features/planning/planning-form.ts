@@ -13,11 +13,11 @@ export interface PlanningForm {
   /** FuseauHoraireValeur as read (used only when the zone is not an IANA name). */
   timeZoneOffset: string;
   plannings: TPlanning[];
-  /** Info/Exe and Info/Serial as the server read them, sent back with the save (spec §7). */
+  /** Info/Exe and Info/Serial as the server read them, sent back with the save (docs/spec-notes.md, Web: Planification). */
   xmlInfo: TXmlInfo;
 }
 
-/** Spec §5: days 1 Lundi … 7 Dimanche, 8 Tous les jours. */
+/** Days 1 Lundi … 7 Dimanche, 8 Tous les jours (docs/spec-notes.md, Web: Planification). */
 export const DAY_OPTIONS = [
   { value: 1, label: 'Lundi' },
   { value: 2, label: 'Mardi' },
@@ -29,20 +29,20 @@ export const DAY_OPTIONS = [
   { value: 8, label: 'Tous les jours' },
 ] as const;
 
-/** Spec §5: C Complète, R Incrémentale, I Import Saisies Mobiles. */
+/** C Complète, R Incrémentale, I Import Saisies Mobiles (same place). */
 export const TYPE_OPTIONS = [
   { value: 'C', label: 'Complète' },
   { value: 'R', label: 'Incrémentale' },
   { value: 'I', label: 'Import Saisies Mobiles' },
 ] as const;
 
-/** Spec §5 and §9: 15-minute steps from 00:00 to 23:45. */
+/** 15-minute steps from 00:00 to 23:45 (same place). */
 export const TIME_OPTIONS: readonly string[] = Array.from({ length: 96 }, (_, i) => {
   const minutes = i * 15;
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 });
 
-/** What 'Ajouter' adds (spec §4): every day, 00:00, complete. */
+/** What 'Ajouter' adds: every day, 00:00, complete (same place). */
 export const NEW_PLANNING: TPlanning = { day: 8, time: '00:00', type: 'C' };
 
 export const dayLabel = (day: number) => DAY_OPTIONS.find((d) => d.value === day)?.label ?? `Jour ${day}`;
@@ -76,7 +76,7 @@ export function timeZonePayload(
   return { value: formatOffsetValue(offset), label: form.timeZone };
 }
 
-/** POST /api/plannings (spec §7). The time zone is left out only when none can be written. */
+/** POST /api/plannings. The time zone is left out only when none can be written. */
 export function toPlanningPayload(form: PlanningForm): TPlanificationsPayload {
   const timeZone = timeZonePayload(form);
   return {

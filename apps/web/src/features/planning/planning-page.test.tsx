@@ -74,7 +74,7 @@ describe('Planification', () => {
     }
   });
 
-  it('reads offsets as +hh:mm or GMT+n (spec §9) and keeps a stored zone outside the list', () => {
+  it('reads offsets as +hh:mm or GMT+n and keeps a stored zone outside the list', () => {
     expect(parseOffset('+01:00')).toBe(60);
     expect(parseOffset('-03:30')).toBe(-210);
     expect(parseOffset('GMT+1 Central European Time')).toBe(60);

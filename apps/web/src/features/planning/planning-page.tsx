@@ -207,7 +207,7 @@ export default function PlanningPage() {
   });
   const { update, query } = section;
 
-  // Spec §8: a load failure also raises a toast (once per failed fetch).
+  // A load failure also raises a toast, once per failed fetch (docs/spec-notes.md, Web: Planification).
   const { isError, errorUpdatedAt, error } = query;
   useEffect(() => {
     if (!isError) return;

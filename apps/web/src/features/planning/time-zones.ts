@@ -1,7 +1,8 @@
 import { isValidTimeZone, zoneOffsetMinutes } from '@synchro/contracts/time';
 
 /**
- * The time zones offered by Planification (spec §9: GMT-12 to GMT+12 with labels). Each is an IANA
+ * The time zones offered by Planification (GMT-12 to GMT+12 with labels: docs/spec-notes.md, Web:
+ * Planification). Each is an IANA
  * zone: its name is what Planifications/FuseauHoraire stores (the dashboard's display zone), its
  * offset at the time of the save goes to FuseauHoraireValeur (docs/decisions.md). `standard` is the
  * offset in hours outside summer time, which orders the list and starts the label.
@@ -55,7 +56,7 @@ export function formatOffsetValue(minutes: number): string {
   return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-/** '+01:00', '-3:30', 'GMT+1', 'UTC-5', 'GMT' → minutes east of UTC; null when unreadable (spec §9). */
+/** '+01:00', '-3:30', 'GMT+1', 'UTC-5', 'GMT' → minutes east of UTC; null when unreadable. */
 export function parseOffset(value: string): number | null {
   const v = value.trim();
   let m = /^([+-])(\d{1,2}):?(\d{2})$/.exec(v);

@@ -7,7 +7,7 @@ export type SyncDataForm = TSyncDataItem[];
 
 export const toSyncDataForm = (view: TSyncDataView): SyncDataForm => view.syncData.map((d) => ({ ...d }));
 
-/** POST /api/sync-data/save (spec §7): every item, as shown. */
+/** POST /api/sync-data/save: every item, as shown. */
 export const toSyncDataPayload = (form: SyncDataForm): TSyncDataPayload => ({
   syncData: form.map(({ Reference, Complete, Libelle, Histo, CanHaveHistory }) => ({
     Reference,
@@ -23,7 +23,8 @@ export const toSyncDataView = (form: SyncDataForm): TSyncDataView => ({
 });
 
 /**
- * The history typed in the field (spec §5): digits only, 0 to 10000, empty = 0. Anything else is
+ * The history typed in the field (docs/spec-notes.md, Web: Données à synchroniser): digits only, 0 to 10000,
+ * empty = 0. Anything else is
  * ignored: `null`, the field keeps its previous value.
  */
 export function parseHisto(text: string): number | null {

@@ -24,7 +24,7 @@ type Item = SyncDataForm[number];
 const headClass =
   'sticky top-16 z-[5] h-11 border-b border-border bg-muted px-2 text-left align-middle text-xs font-semibold text-muted-foreground uppercase sm:px-4 sm:tracking-wide';
 
-/** The history field (spec §5): digits only, 0 to 10000, 0 shown empty, '.' and ',' refused. */
+/** The history field: digits only, 0 to 10000, 0 shown empty, '.' and ',' refused (docs/spec-notes.md, Web: Données à synchroniser). */
 function HistoField({
   item,
   index,

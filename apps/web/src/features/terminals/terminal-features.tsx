@@ -17,7 +17,7 @@ const AUTORISE_ICONS: Record<Autorise, ReactNode> = {
   [-1]: <EyeOff aria-hidden="true" />,
 };
 
-/** The tri-state toggle of spec §4: 1 (green) → -1 (grey) → 0 (red) → 1. */
+/** The tri-state toggle: 1 (green) → -1 (grey) → 0 (red) → 1 (docs/spec-notes.md, Web: Terminaux). */
 function AutoriseToggle({
   feature,
   value,

@@ -34,7 +34,7 @@ export const NONE = 'none';
 
 export const UNKNOWN_POSITION = 'Impossible de déterminer le terminal à mettre à jour';
 
-/** Spec §4: a click moves 1 → -1 → 0 → 1. */
+/** A click moves 1 → -1 → 0 → 1 (docs/spec-notes.md, Web: Terminaux). */
 export const nextAutorise = (value: Autorise): Autorise => (value === 1 ? -1 : value === -1 ? 0 : 1);
 
 export const AUTORISE_LABELS: Record<Autorise, string> = {
@@ -69,7 +69,7 @@ export function toTerminalForm(terminal: TTerminalView, position: number): Termi
   };
 }
 
-/** PATCH /api/config/terminal (spec §7). */
+/** PATCH /api/config/terminal. */
 export const toTerminalPayload = (form: TerminalForm): TTerminalPayload => ({
   terminalIndex: form.xmlIndex,
   terminal: {

@@ -9,7 +9,7 @@ export interface AuthContextValue {
   isLoggingIn: boolean;
   logout: () => Promise<void>;
   isLoggingOut: boolean;
-  /** Refetches the user; logs and gives null on failure (spec §4). */
+  /** Refetches the user; logs and gives null on failure (docs/spec-notes.md, Web: Session and sign-in). */
   refreshUser: () => Promise<TUser | null>;
 }
 

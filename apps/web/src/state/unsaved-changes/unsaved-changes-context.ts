@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 
-/** Spec §9: navigation debounce and unsaved flag debounce. */
+/** Navigation debounce and unsaved flag debounce (docs/spec-notes.md, Web: Navigation guard). */
 export const NAVIGATION_DEBOUNCE_MS = 200;
 export const DIRTY_FLAG_DEBOUNCE_MS = 50;
 

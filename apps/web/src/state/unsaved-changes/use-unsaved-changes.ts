@@ -2,8 +2,8 @@ import { useEffect, useId } from 'react';
 import { DIRTY_FLAG_DEBOUNCE_MS, useNavigationGuard } from './unsaved-changes-context.ts';
 
 /**
- * An editing screen calls this with its dirty flag. The flag reaches the guard after 50 ms (spec
- * §4), so that a burst of edits or a save that clears it does not flicker the guard; unmounting
+ * An editing screen calls this with its dirty flag. The flag reaches the guard after 50 ms
+ * (docs/spec-notes.md, Web: Navigation guard), so that a burst of edits or a save that clears it does not flicker the guard; unmounting
  * clears it at once.
  */
 export function useUnsavedChanges(dirty: boolean): void {
