@@ -8,3 +8,4 @@ export * from './config-api.ts';
 export * from './config-registry.ts';
 export * from './connector-api.ts';
 export * from './connector-time.ts';
+export * from './history.ts';
