@@ -5,14 +5,17 @@ import type { Db } from './db/types.ts';
 import { ConfigCache } from './domain/config-cache.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { configurationRoutes } from './features/configuration/routes.ts';
+import { connectorRoutes, type ConnectorRoutesOptions } from './features/connector/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
 import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
+import { CONNECTOR_API_PREFIX, connectorErrorBody } from './http/connector-api.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installRequestGuards } from './http/security.ts';
 import { loggerOptions } from './http/logging.ts';
+import { createAutomateAddressPolicy } from './network/automate-address.ts';
 import { hasBuiltSpa, serveSpa } from './static/spa.ts';
 
 export interface AppDeps {
@@ -28,6 +31,10 @@ export interface AppDeps {
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
   now?: () => Date;
+  /** AUTOMATE_NETWORKS (CIDR list); the default policy when absent (docs/connector-api.md). */
+  automateNetworks?: string | undefined;
+  /** Rate limits of the connector API (tests lower them). */
+  connectorRateLimits?: ConnectorRoutesOptions['rateLimits'];
 }
 
 const BODY_LIMIT = 60 * 1024 * 1024;
@@ -63,6 +70,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicIp: deps.publicIp,
     now: deps.now ?? (() => new Date()),
     configs: new ConfigCache(),
+    // Loopback is allowed by default on the embedded database only (the demo's own machine).
+    automateAddresses: createAutomateAddressPolicy({
+      networks: deps.automateNetworks,
+      embedded: deps.db.kind === 'pglite',
+    }),
   };
 
   installErrorHandling(app);
@@ -76,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   syncAutomateRoutes(app, ctx);
   configurationRoutes(app, ctx);
   debugRoutes(app, ctx);
+  connectorRoutes(app, ctx, { rateLimits: deps.connectorRateLimits });
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;
   if (spa) await serveSpa(app, spa);
@@ -87,10 +100,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       void reply.header('Cache-Control', 'no-cache');
       return reply.sendFile('index.html');
     }
-    return reply.status(404).send({
-      message: `Ressource introuvable : ${request.method} ${request.url.split('?')[0]}`,
-      code: 'NOT_FOUND',
-    });
+    const message = `Ressource introuvable : ${request.method} ${request.url.split('?')[0]}`;
+    if (request.url.startsWith(CONNECTOR_API_PREFIX))
+      return reply.status(404).send(connectorErrorBody(404, message, 'not-found'));
+    return reply.status(404).send({ message, code: 'NOT_FOUND' });
   });
   return app;
 }

@@ -1,5 +1,6 @@
 import type { Db } from './db/types.ts';
 import type { ConfigCache } from './domain/config-cache.ts';
+import type { AutomateAddressPolicy } from './network/automate-address.ts';
 
 /** What every feature's routes receive: the database, the clock and the server's settings. */
 export interface AppContext {
@@ -11,4 +12,6 @@ export interface AppContext {
   now: () => Date;
   /** Parsed configurations by installation and version. */
   configs: ConfigCache;
+  /** The addresses an automate may register and receive orders at (AUTOMATE_NETWORKS). */
+  automateAddresses: AutomateAddressPolicy;
 }

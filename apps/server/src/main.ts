@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     publicIp: env.publicIp,
     trustProxy: env.trustProxy,
     allowedOrigins: env.allowedOrigins,
+    automateNetworks: env.automateNetworks,
     webDistDir: WEB_DIST_DIR,
     logLevel: env.logLevel,
   });

@@ -471,12 +471,16 @@ export type TTransactionsRequest = z.output<typeof ZTransactionsRequest>;
 /** The error codes of the connector API, with their HTTP status. */
 export const CONNECTOR_ERROR_CODES = {
   'invalid-request': 400,
+  /** POST /automate: an address the console does not send orders to (docs/connector-api.md). */
+  'address-refused': 400,
   unauthorized: 401,
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  /** The stored configuration cannot be read: the administrator repairs it (Diagnostic screen). */
+  'unreadable-configuration': 422,
   'too-many-requests': 429,
   'internal-error': 500,
 } as const;

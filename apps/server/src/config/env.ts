@@ -15,6 +15,8 @@ export interface ServerEnv {
   trustProxy: boolean | number | string;
   /** Extra origins allowed to send mutating requests (a dev server on another port). */
   allowedOrigins: string[];
+  /** Networks the automate may register at and receive orders on (CIDR list; default policy when unset). */
+  automateNetworks: string | undefined;
 }
 
 const nonEmpty = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
@@ -46,5 +48,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    automateNetworks: nonEmpty(env.AUTOMATE_NETWORKS),
   };
 }

@@ -3,8 +3,11 @@ import type { Queryable } from '../db/types.ts';
 export interface AuditEntry {
   installationId?: string | null;
   syncId?: string | null;
-  /** 'user' (console session), 'admin' (command line), 'anonymous' (login attempt), 'system'. */
-  actor: 'user' | 'admin' | 'anonymous' | 'system';
+  /**
+   * 'user' (console session), 'admin' (command line), 'anonymous' (login attempt), 'connector'
+   * (connector API, bearer token), 'system'.
+   */
+  actor: 'user' | 'admin' | 'anonymous' | 'connector' | 'system';
   action: string;
   address?: string | null;
   /** Never a secret: no client id, token, password or configuration text. */

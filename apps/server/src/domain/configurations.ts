@@ -14,7 +14,7 @@ export interface StoredConfiguration {
   version: number;
 }
 
-export type ConfigurationAuthor = 'admin' | 'user' | 'repair';
+export type ConfigurationAuthor = 'admin' | 'user' | 'repair' | 'connector';
 
 /** Stored when an installation is created without a configuration file. */
 export const MINIMAL_CONFIGURATION =
@@ -70,6 +70,23 @@ export async function getConfiguration(db: Queryable, installationId: string): P
     [installationId],
   );
   return row ?? { text: MINIMAL_CONFIGURATION, version: 0 };
+}
+
+/**
+ * The stored version, and its text unless that version is one of `known` (a conditional GET: the
+ * text is not even read from the database then).
+ */
+export async function getConfigurationUnlessKnown(
+  db: Queryable,
+  installationId: string,
+  known: readonly number[],
+): Promise<{ version: number; text: string | null }> {
+  const [row] = await db.query<{ version: number; text: string | null }>(
+    `SELECT version, CASE WHEN version = ANY($2::int[]) THEN NULL ELSE text END AS text
+     FROM configurations WHERE installation_id = $1`,
+    [installationId, known],
+  );
+  return row ?? { version: 0, text: known.includes(0) ? null : MINIMAL_CONFIGURATION };
 }
 
 /** The text of one version from the history, or null when the history does not have it. */

@@ -116,6 +116,21 @@ export async function setClientId(db: Db, syncId: string, clientId: string): Pro
   });
 }
 
+/**
+ * Replaces the connector token: only the new one's hash is stored, so the old token stops working
+ * at the connector's next request (every request looks its hash up). Returns the new token.
+ */
+export async function rotateConnectorToken(db: Db, syncId: string): Promise<string> {
+  const connectorToken = randomToken();
+  await updateInstallation(db, syncId, {
+    set: 'connector_token_hash = $2',
+    params: [hashConnectorToken(connectorToken)],
+    endSessions: false,
+    action: 'installation.rotate-connector-token',
+  });
+  return connectorToken;
+}
+
 /** Suspends an installation: it can no longer sign in and its sessions end. */
 export async function suspendInstallation(db: Db, syncId: string): Promise<void> {
   await updateInstallation(db, syncId, {

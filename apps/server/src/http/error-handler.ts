@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { connectorErrorBody, formatBytes, isConnectorRequest } from './connector-api.ts';
 import { AppError } from './errors.ts';
 
 // French messages for the errors fastify itself raises before a route runs.
@@ -14,27 +15,52 @@ const FASTIFY_MESSAGES: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'En-tête Content-Length invalide.' },
 };
 
+/**
+ * Sends an error: `{message, code?}` on the console API, `{error, message}` on the connector API
+ * (docs/connector-api.md).
+ */
+function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  code?: string,
+): FastifyReply {
+  if (isConnectorRequest(request))
+    return reply.status(status).send(connectorErrorBody(status, message, code));
+  return reply.status(status).send(code ? { message, code } : { message });
+}
+
+/** The 413 message: on a connector route it gives that route's limit. */
+function bodyTooLargeMessage(request: FastifyRequest, fallback: string): string {
+  const limit = request.routeOptions.bodyLimit;
+  if (!isConnectorRequest(request) || !limit) return fallback;
+  return `Le corps de la requête dépasse la limite de ${formatBytes(limit)} de cette route : envoyez moins d’éléments par requête.`;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'erreur serveur');
       for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
-      return reply
-        .status(error.status)
-        .send(error.code ? { message: error.message, code: error.code } : { message: error.message });
+      return sendError(request, reply, error.status, error.message, error.code);
     }
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
-    if (known) return reply.status(known.status).send({ message: known.message, code: error.code });
+    if (known) {
+      const message =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? bodyTooLargeMessage(request, known.message)
+          : known.message;
+      return sendError(request, reply, known.status, message, error.code);
+    }
     if (error.code === 'FST_ERR_BAD_STATUS_CODE' || !error.statusCode || error.statusCode >= 500) {
       request.log.error({ err: error }, 'erreur serveur');
-      return reply
-        .status(500)
-        .send({ message: 'Erreur interne du serveur. Réessayez plus tard.', code: 'INTERNAL' });
+      return sendError(request, reply, 500, 'Erreur interne du serveur. Réessayez plus tard.', 'INTERNAL');
     }
     if (error.statusCode === 400 && error.code === 'FST_ERR_VALIDATION') {
-      return reply.status(400).send({ message: 'Requête invalide.', code: 'VALIDATION' });
+      return sendError(request, reply, 400, 'Requête invalide.', 'VALIDATION');
     }
     request.log.warn({ err: error }, 'requête refusée');
-    return reply.status(error.statusCode).send({ message: 'Requête refusée.', code: error.code });
+    return sendError(request, reply, error.statusCode, 'Requête refusée.', error.code);
   });
 }

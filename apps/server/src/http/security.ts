@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isConnectorRequest } from './connector-api.ts';
 import { AppError } from './errors.ts';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -46,6 +47,19 @@ function claimedOrigin(request: FastifyRequest): string | null | undefined {
 
 const CROSS_ORIGIN_MESSAGE = "Requête refusée : elle ne provient pas de l'origine de la console.";
 
+function assertSameOrigin(request: FastifyRequest, allowed: ReadonlySet<string>): void {
+  if (request.headers['sec-fetch-site'] === 'cross-site')
+    throw new AppError(403, CROSS_ORIGIN_MESSAGE, 'CROSS_ORIGIN');
+  const claimed = claimedOrigin(request);
+  if (
+    claimed !== undefined &&
+    claimed !== ownOrigin(request) &&
+    !(claimed !== null && allowed.has(claimed))
+  ) {
+    throw new AppError(403, CROSS_ORIGIN_MESSAGE, 'CROSS_ORIGIN');
+  }
+}
+
 /**
  * Cross-site request forgery defence: mutating API requests must come from the console's own
  * origin and carry JSON (an HTML form cannot send application/json).
@@ -56,16 +70,8 @@ export function installRequestGuards(app: FastifyInstance, options: SecurityOpti
   );
   app.addHook('onRequest', async (request) => {
     if (!MUTATING.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (request.headers['sec-fetch-site'] === 'cross-site')
-      throw new AppError(403, CROSS_ORIGIN_MESSAGE, 'CROSS_ORIGIN');
-    const claimed = claimedOrigin(request);
-    if (
-      claimed !== undefined &&
-      claimed !== ownOrigin(request) &&
-      !(claimed !== null && allowed.has(claimed))
-    ) {
-      throw new AppError(403, CROSS_ORIGIN_MESSAGE, 'CROSS_ORIGIN');
-    }
+    // The connector API authenticates with a bearer token, never a cookie: no browser, no origin.
+    if (!isConnectorRequest(request)) assertSameOrigin(request, allowed);
     const contentType = request.headers['content-type'];
     const hasBody =
       Number(request.headers['content-length'] ?? 0) > 0 ||

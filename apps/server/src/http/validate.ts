@@ -1,4 +1,9 @@
-import { parsePayload, type TPayloadIssue } from '@synchro/contracts';
+import {
+  connectorRequestMessage,
+  parseConnectorRequest,
+  parsePayload,
+  type TPayloadIssue,
+} from '@synchro/contracts';
 import type { z } from 'zod';
 import { AppError } from './errors.ts';
 
@@ -16,4 +21,20 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.ou
   const result = parsePayload(schema, value);
   if (!result.ok) throw invalidPayload(result.issues);
   return result.value;
+}
+
+/**
+ * The connector API's validation (docs/connector-api.md): its normal form, or 400
+ * `invalid-request` « Requête invalide : records[3].DateHeure : … » naming each field and its
+ * position in a batch.
+ */
+export function parseConnectorOr400<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = parseConnectorRequest(schema, value);
+  if (!result.ok) throw new AppError(400, result.message, 'invalid-request');
+  return result.value;
+}
+
+/** The 400 of the connector API for issues found after the schema (paths `records[3].Enreg`). */
+export function connectorInvalid(issues: readonly TPayloadIssue[]): AppError {
+  return new AppError(400, connectorRequestMessage(issues), 'invalid-request');
 }

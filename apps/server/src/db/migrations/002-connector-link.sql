@@ -1,5 +1,5 @@
 -- The connector link: automate registrations, sync orders, import records (and their files),
--- transactions. Indexes for the history and trace screens (search, errors, counters) come in 003.
+-- transactions. Indexes for the history and trace screens (search, errors, counters) come in 004.
 
 -- The newest report of an installation's automate service (one row, replaced at each report).
 CREATE TABLE automate_registrations (

@@ -11,13 +11,8 @@ import {
 } from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
-import {
-  authorisedTerminalsOf,
-  automateStateOf,
-  installationZone,
-  isStale,
-  softwareNameOf,
-} from './service.ts';
+import { installationZone } from '../../domain/time-zone.ts';
+import { authorisedTerminalsOf, automateStateOf, isStale, softwareNameOf } from './service.ts';
 
 let db: Db;
 let app: FastifyInstance;

@@ -10,10 +10,10 @@ import {
 } from '@synchro/config-xml';
 import { derive, type CachedConfig } from '../../domain/config-cache.ts';
 import { documentOr422, readOr422 } from '../../domain/config-reading.ts';
-import { connectorTimestampToIso, isValidTimeZone, sameDayIn, zoneOffsetMinutes } from '../../time/zoned.ts';
+import { connectorTimestampToIso, sameDayIn, zoneOffsetMinutes } from '../../time/zoned.ts';
 import type { Installation } from '../../domain/installations.ts';
+import { installationZone } from '../../domain/time-zone.ts';
 
-export const DEFAULT_TIME_ZONE = 'Europe/Paris';
 /** Shown as 'Synchro pour votre ERP' when the licence names no software. */
 export const DEFAULT_SOFTWARE_NAME = 'votre ERP';
 export const STALE_AFTER_MS = 72 * 60 * 60 * 1000;
@@ -35,15 +35,6 @@ export function automateStateOf(install: number | null): TAutomateState {
   if (install === 0) return 'not-installed';
   if (install === -1) return 'update-required';
   return 'unknown';
-}
-
-/**
- * The zone of the connector's wall-clock timestamps and of the display: Planifications/
- * FuseauHoraire, else the installation's stored zone, else Europe/Paris.
- */
-export function installationZone(configured: string, stored: string): string {
-  for (const zone of [configured, stored]) if (zone && isValidTimeZone(zone)) return zone;
-  return DEFAULT_TIME_ZONE;
 }
 
 /** Older than 72 hours and not from today in the display zone (docs/spec-notes.md, Dashboard). */

@@ -1,0 +1,97 @@
+import type { TConnectorConfigPatch, TConnectorConfigPatchAnswer } from '@synchro/contracts';
+import { ConfigXmlError, editConnectorParts } from '@synchro/config-xml';
+import type { Db, Queryable } from '../../db/types.ts';
+import { recordAudit } from '../../domain/audit.ts';
+import {
+  getConfigurationUnlessKnown,
+  getConfigurationVersion,
+  lockConfiguration,
+  parseStored,
+  writeNewVersion,
+} from '../../domain/configurations.ts';
+import type { Installation } from '../../domain/installations.ts';
+import { AppError } from '../../http/errors.ts';
+import { connectorInvalid } from '../../http/validate.ts';
+
+/**
+ * The versions named by `If-None-Match` (`"12"`, `W/"12"`, a list), `'any'` for `*`, null when
+ * absent or naming no version of ours.
+ */
+export function parseIfNoneMatch(header: string | string[] | undefined): number[] | 'any' | null {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value === undefined || value.trim() === '') return null;
+  if (value.trim() === '*') return 'any';
+  const versions = [...value.matchAll(/(?:W\/)?"(\d{1,9})"/g)].map((m) => Number(m[1]));
+  return versions.length > 0 ? versions : null;
+}
+
+export type ConfigurationRead = { version: number; text: string } | { version: number; text: null };
+
+/**
+ * GET /api/connector/v1/configuration: the stored text byte for byte (secrets included: the
+ * connector needs them), or nothing (304) when the connector already has this version.
+ */
+export async function readConfigurationText(
+  db: Queryable,
+  installationId: string,
+  ifNoneMatch: number[] | 'any' | null,
+): Promise<ConfigurationRead> {
+  if (ifNoneMatch === 'any')
+    return { version: await getConfigurationVersion(db, installationId), text: null };
+  return getConfigurationUnlessKnown(db, installationId, ifNoneMatch ?? []);
+}
+
+/** The nodes a patch writes, for the history's section and the audit (never values). */
+function partsOf(patch: TConnectorConfigPatch): string[] {
+  const parts: string[] = [];
+  if (patch.Info && Object.keys(patch.Info).length > 0) parts.push('Info');
+  if (patch.DerSynchro && Object.keys(patch.DerSynchro).length > 0) parts.push('DerSynchro');
+  if (patch.Sources && patch.Sources.length > 0) parts.push('Sources');
+  if (patch.Data !== undefined) parts.push('Data');
+  return parts;
+}
+
+/** A fault of the patch found by the engine: 400 (413 when the document would be too large). */
+function patchFailure(err: ConfigXmlError): AppError {
+  if (err.code === 'too-large') return new AppError(413, err.message, 'payload-too-large');
+  if (err.code === 'invalid-payload' && err.issues) return connectorInvalid(err.issues);
+  return connectorInvalid([{ path: '', message: err.message }]);
+}
+
+/**
+ * PATCH /api/connector/v1/configuration, through the configuration engine in the same
+ * compare-and-swap as the console's saves: in one transaction the configuration row is locked,
+ * the connector's parts are spliced into the newest text (`editConnectorParts`: only Info,
+ * DerSynchro, source statuses and Data change), and the result is the next version (author
+ * `connector`), audited without values. A patch that changes nothing writes no version.
+ */
+export async function writeConnectorParts(
+  db: Db,
+  installation: Installation,
+  patch: TConnectorConfigPatch,
+  address: string,
+): Promise<TConnectorConfigPatchAnswer> {
+  const parts = partsOf(patch);
+  return db.transaction(async (tx) => {
+    const current = await lockConfiguration(tx, installation.id);
+    const doc = parseStored(current.text);
+    let text: string;
+    try {
+      text = editConnectorParts(doc, patch);
+    } catch (err) {
+      if (err instanceof ConfigXmlError) throw patchFailure(err);
+      throw err;
+    }
+    if (text === current.text) return { version: current.version };
+    const version = await writeNewVersion(tx, installation.id, current, text, 'connector', 'connector');
+    await recordAudit(tx, {
+      installationId: installation.id,
+      syncId: installation.syncId,
+      actor: 'connector',
+      action: 'config.connector-write',
+      address,
+      details: { parts, fromVersion: current.version, version },
+    });
+    return { version };
+  });
+}

@@ -1,0 +1,265 @@
+import {
+  formatZonedIso,
+  type TConnectorBatchAnswer,
+  type TConnectorFile,
+  type TImportQueueRecord,
+  type TImportRecord,
+  type TImportResult,
+  type TImportResultAnswer,
+  type TPayloadIssue,
+} from '@synchro/contracts';
+import { ConfigXmlError, encodeConnectorText, parseRecord } from '@synchro/config-xml';
+import type { Db, Queryable } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { concurrentBatch, firstOfEachId, refuseIfIssues, shownText, utcInstant } from './batch.ts';
+import { QUEUE_MAX_ENREG_BYTES } from './limits.ts';
+
+/**
+ * Import records (docs/connector-api.md): a batch stored all or nothing in one statement,
+ * idempotent on `IDInterne` within the installation; the import queue; the result of an import.
+ * Short texts are stored decoded (display, search, CSV); `id_interne`, `enreg` and `log` exactly
+ * as sent.
+ */
+
+/** The short texts the queue gives back, by their contract name. */
+const QUEUE_TEXTS = ['TypeEnreg', 'RefDoc', 'TypeElement'] as const;
+type QueueText = (typeof QUEUE_TEXTS)[number];
+
+interface RecordRow {
+  idInterne: string;
+  typeEnreg: string;
+  refDoc: string;
+  typeElement: string;
+  dateHeure: Date;
+  numLigne: number;
+  etat: number;
+  log: string;
+  enreg: string;
+  /** JSON of the sent short texts that encoding the decoded text would not give back, or null. */
+  sentTexts: string | null;
+  file: StoredFile | null;
+}
+
+interface StoredFile {
+  name: string;
+  content: Buffer;
+}
+
+function storedFile(file: TConnectorFile | undefined): StoredFile | null {
+  if (!file) return null;
+  return { name: shownText(file.Nom), content: Buffer.from(file.Contenu, 'base64') };
+}
+
+/** The sent texts that `encodeConnectorText(decoded)` would not give back unchanged. */
+function sentTextsOf(record: TImportRecord, shown: Record<QueueText, string>): string | null {
+  let kept: Partial<Record<QueueText, string>> | null = null;
+  for (const name of QUEUE_TEXTS) {
+    if (encodeConnectorText(shown[name]) !== record[name]) (kept ??= {})[name] = record[name];
+  }
+  return kept ? JSON.stringify(kept) : null;
+}
+
+/**
+ * Checks what the schema cannot (each `Enreg` with the engine's safe record check, each time in
+ * the zone) and builds the rows; 400 naming every faulty field and its index, nothing written.
+ */
+export function prepareRecords(records: readonly TImportRecord[], zone: string): RecordRow[] {
+  const issues: TPayloadIssue[] = [];
+  const rows = records.map((r, i): RecordRow => {
+    try {
+      parseRecord(r.Enreg);
+    } catch (err) {
+      if (!(err instanceof ConfigXmlError)) throw err;
+      issues.push({ path: `records[${i}].Enreg`, message: err.message });
+    }
+    const shown = {
+      TypeEnreg: shownText(r.TypeEnreg),
+      RefDoc: shownText(r.RefDoc),
+      TypeElement: shownText(r.TypeElement),
+    };
+    return {
+      idInterne: r.IDInterne,
+      typeEnreg: shown.TypeEnreg,
+      refDoc: shown.RefDoc,
+      typeElement: shown.TypeElement,
+      dateHeure: utcInstant(r.DateHeure, zone, `records[${i}].DateHeure`, issues),
+      numLigne: r.NumLigne,
+      etat: r.Etat,
+      log: r.Log ?? '',
+      enreg: r.Enreg,
+      sentTexts: sentTextsOf(r, shown),
+      file: storedFile(r.Fichier),
+    };
+  });
+  refuseIfIssues(issues);
+  return rows;
+}
+
+const INSERT_RECORDS = `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure,
+    num_ligne, type_element, etat, log, enreg, has_file, sent_texts, received_at, updated_at)
+  SELECT $1, r.*, $13, $13
+  FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $8::smallint[],
+    $9::text[], $10::text[], $11::boolean[], $12::jsonb[]) AS r
+  ON CONFLICT (installation_id, id_interne) DO NOTHING
+  RETURNING id, id_interne AS "idInterne"`;
+
+const INSERT_FILES = `INSERT INTO import_record_files (record_id, name, size, content)
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bytea[])`;
+
+/**
+ * POST /api/connector/v1/import-records: one statement for the records and, in the same
+ * transaction, one for their files. A record already stored (or earlier in the same batch) is
+ * left as it is and counted as a duplicate.
+ */
+export async function insertRecords(
+  db: Db,
+  installationId: string,
+  rows: readonly RecordRow[],
+  now: Date,
+): Promise<TConnectorBatchAnswer> {
+  const unique = firstOfEachId(rows, (r) => r.idInterne);
+  if (unique.length === 0) return { inserted: 0, duplicates: rows.length };
+  const params = [
+    installationId,
+    unique.map((r) => r.idInterne),
+    unique.map((r) => r.typeEnreg),
+    unique.map((r) => r.refDoc),
+    unique.map((r) => r.dateHeure),
+    unique.map((r) => r.numLigne),
+    unique.map((r) => r.typeElement),
+    unique.map((r) => r.etat),
+    unique.map((r) => r.log),
+    unique.map((r) => r.enreg),
+    unique.map((r) => r.file !== null),
+    unique.map((r) => r.sentTexts),
+    now,
+  ];
+  const answer = (inserted: readonly unknown[]) => ({
+    inserted: inserted.length,
+    duplicates: rows.length - inserted.length,
+  });
+  try {
+    // Without files the one statement is atomic on its own: no transaction round trips.
+    if (!unique.some((r) => r.file !== null)) return answer(await db.query(INSERT_RECORDS, params));
+    return await db.transaction(async (tx) => {
+      const inserted = await tx.query<{ id: string; idInterne: string }>(INSERT_RECORDS, params);
+      await insertFiles(tx, unique, inserted);
+      return answer(inserted);
+    });
+  } catch (err) {
+    throw concurrentBatch(err);
+  }
+}
+
+async function insertFiles(
+  tx: Queryable,
+  rows: readonly RecordRow[],
+  inserted: readonly { id: string; idInterne: string }[],
+): Promise<void> {
+  const fileOf = new Map(rows.filter((r) => r.file !== null).map((r) => [r.idInterne, r.file as StoredFile]));
+  if (fileOf.size === 0) return;
+  const withFile = inserted.filter((r) => fileOf.has(r.idInterne));
+  if (withFile.length === 0) return;
+  const files = withFile.map((r) => fileOf.get(r.idInterne) as StoredFile);
+  await tx.query(INSERT_FILES, [
+    withFile.map((r) => r.id),
+    files.map((f) => f.name),
+    files.map((f) => f.content.length),
+    files.map((f) => f.content),
+  ]);
+}
+
+// -------------------------------------------------------------------------------------------
+// The queue
+
+interface QueueRow {
+  idInterne: string;
+  typeEnreg: string;
+  refDoc: string;
+  typeElement: string;
+  dateHeure: Date;
+  numLigne: number;
+  enreg: string;
+  sentTexts: Partial<Record<QueueText, string>> | null;
+}
+
+/**
+ * GET /api/connector/v1/import-records/queue: the records with Etat 0, oldest first (DateHeure,
+ * then arrival), at most `limit` and at most QUEUE_MAX_ENREG_BYTES of `Enreg` (at least one
+ * record); each as the connector sent it: its convention for the texts, `DateHeure` with the
+ * installation's offset. Only the `Enreg` of the records given is read.
+ */
+export async function readQueue(
+  db: Queryable,
+  installationId: string,
+  limit: number,
+  zone: string,
+): Promise<TImportQueueRecord[]> {
+  const rows = await db.query<QueueRow>(
+    `WITH queue AS (
+       SELECT id, date_heure, octet_length(enreg) AS bytes,
+              sum(octet_length(enreg)) OVER (ORDER BY date_heure, id) AS running
+       FROM import_records
+       WHERE installation_id = $1 AND etat = 0
+       ORDER BY date_heure, id
+       LIMIT $2)
+     SELECT r.id_interne AS "idInterne", r.type_enreg AS "typeEnreg", r.ref_doc AS "refDoc",
+            r.type_element AS "typeElement", r.date_heure AS "dateHeure", r.num_ligne AS "numLigne",
+            r.enreg, r.sent_texts AS "sentTexts"
+     FROM queue q JOIN import_records r ON r.id = q.id
+     WHERE q.running - q.bytes < $3
+     ORDER BY q.date_heure, q.id`,
+    [installationId, limit, QUEUE_MAX_ENREG_BYTES],
+  );
+  return rows.map((r) => ({
+    IDInterne: r.idInterne,
+    TypeEnreg: r.sentTexts?.TypeEnreg ?? encodeConnectorText(r.typeEnreg),
+    RefDoc: r.sentTexts?.RefDoc ?? encodeConnectorText(r.refDoc),
+    DateHeure: formatZonedIso(r.dateHeure, zone),
+    NumLigne: r.numLigne,
+    TypeElement: r.sentTexts?.TypeElement ?? encodeConnectorText(r.typeElement),
+    Enreg: r.enreg,
+  }));
+}
+
+// -------------------------------------------------------------------------------------------
+// The result of an import
+
+export function unknownRecord(idInterne: string): AppError {
+  return new AppError(
+    404,
+    `Aucun enregistrement d’import « ${idInterne} » pour cette installation.`,
+    'not-found',
+  );
+}
+
+/**
+ * POST /api/connector/v1/import-records/{IDInterne}/result: Etat 1 or -1, the log when given
+ * (else the stored one stays), the produced file when given (it replaces the stored one); one
+ * transaction. 404 for an id the installation does not have.
+ */
+export async function applyResult(
+  db: Db,
+  installationId: string,
+  idInterne: string,
+  result: TImportResult,
+  now: Date,
+): Promise<TImportResultAnswer> {
+  const file = storedFile(result.Fichier);
+  return db.transaction(async (tx) => {
+    const [row] = await tx.query<{ id: string }>(
+      `UPDATE import_records SET etat = $3, log = coalesce($4, log), has_file = has_file OR $5, updated_at = $6
+       WHERE installation_id = $1 AND id_interne = $2 RETURNING id`,
+      [installationId, idInterne, result.Etat, result.Log ?? null, file !== null, now],
+    );
+    if (!row) throw unknownRecord(idInterne);
+    if (file) {
+      await tx.query(
+        `INSERT INTO import_record_files (record_id, name, size, content) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (record_id) DO UPDATE SET name = EXCLUDED.name, size = EXCLUDED.size, content = EXCLUDED.content`,
+        [row.id, file.name, file.content.length, file.content],
+      );
+    }
+    return { IDInterne: idInterne, Etat: result.Etat };
+  });
+}

@@ -1,0 +1,132 @@
+import {
+  ZAutomateReport,
+  ZConnectorConfigPatch,
+  ZImportQueueQuery,
+  ZImportRecordIdParam,
+  ZImportRecordsRequest,
+  ZImportResult,
+  ZTransactionsRequest,
+  type TAutomateReportAnswer,
+  type TConnectorBatchAnswer,
+  type TConnectorConfigPatchAnswer,
+  type TImportQueueAnswer,
+  type TImportResultAnswer,
+} from '@synchro/contracts';
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { connectorTimeZone } from '../../domain/time-zone.ts';
+import { parseConnectorOr400 } from '../../http/validate.ts';
+import { connectorCaller, requireConnector } from './auth.ts';
+import { registerAutomate } from './automate.ts';
+import { parseIfNoneMatch, readConfigurationText, writeConnectorParts } from './configuration.ts';
+import { applyResult, insertRecords, prepareRecords, readQueue } from './import-records.ts';
+import {
+  BODY_LIMITS,
+  DEFAULT_RATE_LIMITS,
+  type ConnectorBucket,
+  type ConnectorRateLimits,
+} from './limits.ts';
+import { insertTransactions, prepareTransactions } from './transactions.ts';
+
+export interface ConnectorRoutesOptions {
+  /** Requests per installation and minute, by route group (DEFAULT_RATE_LIMITS otherwise). */
+  rateLimits?: Partial<ConnectorRateLimits>;
+}
+
+const BASE = '/api/connector/v1';
+
+/**
+ * The connector API v1 (design/connector-api.md, docs/connector-api.md). Every route: the bearer
+ * token checked before the body is read (401/403), then the route group's rate limit (429), its
+ * own body limit (413), JSON only, errors `{error, message}`.
+ */
+export function connectorRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: ConnectorRoutesOptions = {},
+): void {
+  const limits: ConnectorRateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const route = (bucket: ConnectorBucket, bodyLimit: number): RouteShorthandOptions => ({
+    config: { connectorApi: true },
+    bodyLimit,
+    onRequest: requireConnector(ctx, bucket, limits),
+  });
+
+  /** The zone the caller's times without offset are read in. */
+  const zoneOf = async (request: FastifyRequest) => {
+    const { installation, configVersion } = connectorCaller(request);
+    return connectorTimeZone(await ctx.configs.at(ctx.db, installation.id, configVersion), installation);
+  };
+
+  app.post(
+    `${BASE}/automate`,
+    route('automate', BODY_LIMITS.automate),
+    async (request): Promise<TAutomateReportAnswer> => {
+      const report = parseConnectorOr400(ZAutomateReport, request.body);
+      return registerAutomate(ctx.db, ctx.automateAddresses, {
+        installation: connectorCaller(request).installation,
+        report,
+        sourceAddress: request.ip,
+        now: ctx.now(),
+      });
+    },
+  );
+
+  app.get(`${BASE}/configuration`, route('configuration-read', BODY_LIMITS.none), async (request, reply) => {
+    const { installation } = connectorCaller(request);
+    const ifNoneMatch = parseIfNoneMatch(request.headers['if-none-match']);
+    const read = await readConfigurationText(ctx.db, installation.id, ifNoneMatch);
+    void reply.header('ETag', `"${read.version}"`);
+    if (read.text === null) return reply.status(304).send();
+    return reply.type('application/xml; charset=utf-8').send(read.text);
+  });
+
+  app.patch(
+    `${BASE}/configuration`,
+    route('configuration-write', BODY_LIMITS.configurationPatch),
+    async (request): Promise<TConnectorConfigPatchAnswer> => {
+      const patch = parseConnectorOr400(ZConnectorConfigPatch, request.body);
+      return writeConnectorParts(ctx.db, connectorCaller(request).installation, patch, request.ip);
+    },
+  );
+
+  app.post(
+    `${BASE}/import-records`,
+    route('import-records', BODY_LIMITS.importRecords),
+    async (request): Promise<TConnectorBatchAnswer> => {
+      const { records } = parseConnectorOr400(ZImportRecordsRequest, request.body);
+      const rows = prepareRecords(records, await zoneOf(request));
+      return insertRecords(ctx.db, connectorCaller(request).installation.id, rows, ctx.now());
+    },
+  );
+
+  app.get(
+    `${BASE}/import-records/queue`,
+    route('import-queue', BODY_LIMITS.none),
+    async (request): Promise<TImportQueueAnswer> => {
+      const { limit } = parseConnectorOr400(ZImportQueueQuery, request.query);
+      const { installation } = connectorCaller(request);
+      return { records: await readQueue(ctx.db, installation.id, limit, await zoneOf(request)) };
+    },
+  );
+
+  app.post(
+    `${BASE}/import-records/:IDInterne/result`,
+    route('import-result', BODY_LIMITS.importResult),
+    async (request): Promise<TImportResultAnswer> => {
+      const { IDInterne } = parseConnectorOr400(ZImportRecordIdParam, request.params);
+      const result = parseConnectorOr400(ZImportResult, request.body);
+      return applyResult(ctx.db, connectorCaller(request).installation.id, IDInterne, result, ctx.now());
+    },
+  );
+
+  app.post(
+    `${BASE}/transactions`,
+    route('transactions', BODY_LIMITS.transactions),
+    async (request): Promise<TConnectorBatchAnswer> => {
+      const { transactions } = parseConnectorOr400(ZTransactionsRequest, request.body);
+      const rows = prepareTransactions(transactions, await zoneOf(request));
+      return insertTransactions(ctx.db, connectorCaller(request).installation.id, rows, ctx.now());
+    },
+  );
+}
