@@ -1,10 +1,11 @@
-import { useEffect, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { ErrorState } from '../components/ui/error-state.tsx';
 import { SaveBar } from '../components/ui/form.tsx';
 import { PageHeader } from '../components/ui/page-header.tsx';
 import { LoadingState } from '../components/ui/spinner.tsx';
 import { errorDetail } from '../lib/api-client.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
+import { useScrollPadding } from '../lib/use-scroll-padding.ts';
 
 /** What the frame shows of a section editor (`useConfigSection`); `query` is the one a retry asks again. */
 export interface SectionFrame<F> {
@@ -41,15 +42,8 @@ export function ConfigSectionScreen<F>({
   errorTitle = 'Impossible de charger les paramètres',
 }: ConfigSectionScreenProps<F>) {
   usePageTitle(title);
-  // The save bar stays at the bottom of the window: a field reached with Tab must not hide under it.
-  useEffect(() => {
-    const root = document.documentElement;
-    const previous = root.style.scrollPaddingBottom;
-    root.style.scrollPaddingBottom = '5.5rem';
-    return () => {
-      root.style.scrollPaddingBottom = previous;
-    };
-  }, []);
+  // The save bar stays at the bottom of the window.
+  useScrollPadding('bottom', '5.5rem');
   const { query, form, dirty, save, saving } = section;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { AlertDialog as AlertDialogPrimitive } from 'radix-ui';
 import { cn } from '../../lib/cn.ts';
 import { buttonVariants } from './button.tsx';
@@ -67,5 +67,50 @@ export function AlertDialogCancel({
       className={cn(buttonVariants({ variant: 'outline' }), className)}
       {...props}
     />
+  );
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  description: ReactNode;
+  cancelLabel: string;
+  /** The destructive choice (e.g. leaving without saving). */
+  confirmLabel: string;
+  /** 'cancelLabel', Escape, or closing otherwise. */
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+/** A question with a safe answer and a destructive one (the unsaved-changes dialogs). */
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  cancelLabel,
+  confirmLabel,
+  onCancel,
+  onConfirm,
+}: ConfirmDialogProps) {
+  return (
+    <AlertDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) onCancel();
+      }}
+    >
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
+          <AlertDialogAction variant="destructive" onClick={onConfirm}>
+            {confirmLabel}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './card.tsx';
 
@@ -22,6 +22,62 @@ export function CardIcon({ tone = 'primary', children }: { tone?: CardIconTone; 
     >
       {children}
     </div>
+  );
+}
+
+export interface CardHeadingProps {
+  title: string;
+  description?: ReactNode;
+  icon: ReactNode;
+  tone?: CardIconTone;
+  /** Id of the title (to name the card, or to focus it). */
+  titleId?: string;
+  /** Id of the description (to describe an action by it). */
+  descriptionId?: string;
+  descriptionClassName?: string;
+  /** The title can take focus from script (tabIndex -1), e.g. to announce a result. */
+  focusableTitle?: boolean;
+}
+
+/** The heading of a card: icon tile, title, optional description. */
+export function CardHeading({
+  title,
+  description,
+  icon,
+  tone,
+  titleId,
+  descriptionId,
+  descriptionClassName,
+  focusableTitle = false,
+}: CardHeadingProps) {
+  return (
+    <div className="flex items-start gap-3">
+      <CardIcon tone={tone}>{icon}</CardIcon>
+      <div className="grid min-w-0 gap-0.5">
+        <CardTitle
+          id={titleId}
+          tabIndex={focusableTitle ? -1 : undefined}
+          className={focusableTitle ? 'scroll-mt-24 outline-none' : undefined}
+        >
+          {title}
+        </CardTitle>
+        {description ? (
+          <CardDescription id={descriptionId} className={descriptionClassName}>
+            {description}
+          </CardDescription>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The highlighted card of a screen's main action (teal tint). */
+export function ActionCard({ className, ...props }: ComponentProps<typeof Card>) {
+  return (
+    <Card
+      className={cn('border-primary/25 bg-gradient-to-br from-card to-primary-soft/60', className)}
+      {...props}
+    />
   );
 }
 
@@ -51,18 +107,15 @@ export function SectionCard({
 }: SectionCardProps) {
   return (
     <Card className={className} aria-labelledby={titleId}>
-      <CardHeader className="flex-row items-start gap-3">
-        <CardIcon tone={tone}>{icon}</CardIcon>
-        <div className="grid min-w-0 gap-0.5">
-          <CardTitle
-            id={titleId}
-            tabIndex={focusableTitle ? -1 : undefined}
-            className={focusableTitle ? 'scroll-mt-24 outline-none' : undefined}
-          >
-            {title}
-          </CardTitle>
-          {description ? <CardDescription>{description}</CardDescription> : null}
-        </div>
+      <CardHeader>
+        <CardHeading
+          title={title}
+          description={description}
+          icon={icon}
+          tone={tone}
+          titleId={titleId}
+          focusableTitle={focusableTitle}
+        />
       </CardHeader>
       <CardContent>{children}</CardContent>
     </Card>

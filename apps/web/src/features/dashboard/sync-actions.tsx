@@ -1,8 +1,7 @@
 import { RefreshCw, Zap } from 'lucide-react';
 import type { TSyncType } from '@synchro/contracts';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardDescription, CardTitle } from '../../components/ui/card.tsx';
-import { CardIcon } from '../../components/ui/section-card.tsx';
+import { ActionCard, CardHeading } from '../../components/ui/section-card.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { useSyncAutomate } from './dashboard-api.ts';
@@ -36,19 +35,14 @@ export function SyncActions() {
   };
 
   return (
-    <Card className="border-primary/25 bg-gradient-to-br from-card to-primary-soft/60">
+    <ActionCard>
       <div className="flex flex-col gap-5 p-5 sm:p-6">
-        <div className="flex items-start gap-3">
-          <CardIcon tone="solid">
-            <Zap aria-hidden="true" />
-          </CardIcon>
-          <div className="grid gap-0.5">
-            <CardTitle>Lancer une synchronisation</CardTitle>
-            <CardDescription>
-              La demande est transmise au service automate installé sur votre serveur.
-            </CardDescription>
-          </div>
-        </div>
+        <CardHeading
+          tone="solid"
+          icon={<Zap aria-hidden="true" />}
+          title="Lancer une synchronisation"
+          description="La demande est transmise au service automate installé sur votre serveur."
+        />
         {/* Sized on the card, not the viewport: each button must hold "Synchronisation en cours..."
             on one line (about 17.5 rem), so three across from 54 rem, else one per row with its
             hint beside it, and stacked on phones. */}
@@ -77,6 +71,6 @@ export function SyncActions() {
           </div>
         </div>
       </div>
-    </Card>
+    </ActionCard>
   );
 }

@@ -13,8 +13,7 @@ import {
   AlertDialogTrigger,
 } from '../../components/ui/alert-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardDescription, CardTitle } from '../../components/ui/card.tsx';
-import { CardIcon } from '../../components/ui/section-card.tsx';
+import { ActionCard, CardHeading } from '../../components/ui/section-card.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { ApiError, errorDetail } from '../../lib/api-client.ts';
 import { NBSP, NNBSP } from '../../lib/format.ts';
@@ -68,24 +67,23 @@ export function RepairPanel({
 
   if (!showButton) return null;
   return (
-    <Card
-      aria-labelledby="debug-repair"
-      className="border-primary/25 bg-gradient-to-br from-card to-primary-soft/60"
-    >
+    <ActionCard aria-labelledby="debug-repair">
       <div className="flex flex-col gap-4 p-5 sm:p-6 lg:flex-row lg:items-center lg:justify-between">
-        <div className="flex items-start gap-3">
-          <CardIcon tone="solid">
-            <Wrench aria-hidden="true" />
-          </CardIcon>
-          <div className="grid gap-1">
-            <CardTitle id="debug-repair">Réparation automatique</CardTitle>
-            <CardDescription id="debug-repair-note" className="max-w-2xl">
+        <CardHeading
+          tone="solid"
+          icon={<Wrench aria-hidden="true" />}
+          title="Réparation automatique"
+          titleId="debug-repair"
+          descriptionId="debug-repair-note"
+          descriptionClassName="max-w-2xl"
+          description={
+            <>
               La réparation tente de corriger les erreurs courantes (caractères interdits,{' '}
               {`«${NBSP}&${NBSP}»`} isolés, entités échappées deux fois, balises mal fermées, sections
               manquantes). Une sauvegarde de la configuration est faite avant toute modification.
-            </CardDescription>
-          </div>
-        </div>
+            </>
+          }
+        />
         <AlertDialog
           open={open}
           onOpenChange={(next) => {
@@ -134,6 +132,6 @@ export function RepairPanel({
           </AlertDialogContent>
         </AlertDialog>
       </div>
-    </Card>
+    </ActionCard>
   );
 }

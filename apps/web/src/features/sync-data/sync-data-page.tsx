@@ -1,8 +1,9 @@
-import { memo, useCallback, useEffect, useId, type KeyboardEvent } from 'react';
+import { memo, useCallback, useId, type KeyboardEvent } from 'react';
 import { HISTO_MAX } from '@synchro/contracts';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useScrollPadding } from '../../lib/use-scroll-padding.ts';
 import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
 import { patchAt } from '../../forms/patch-at.ts';
 import { useConfigSection } from '../../forms/use-config-section.ts';
@@ -123,14 +124,7 @@ export default function SyncDataPage() {
   const hintId = useId();
 
   // Keyboard focus going up the table must not hide under the app header and the sticky table head.
-  useEffect(() => {
-    const root = document.documentElement;
-    const previous = root.style.scrollPaddingTop;
-    root.style.scrollPaddingTop = '7.5rem';
-    return () => {
-      root.style.scrollPaddingTop = previous;
-    };
-  }, []);
+  useScrollPadding('top', '7.5rem');
 
   const onComplete = useCallback(
     (index: number, Complete: boolean) => update((f) => patchAt(f, index, { Complete })),

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { CONFIG_SECTIONS, type TSectionView } from '@synchro/contracts';
+import { ConfirmDialog } from '../../components/ui/alert-dialog.tsx';
 import { ErrorState } from '../../components/ui/error-state.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { LoadingState } from '../../components/ui/spinner.tsx';
@@ -7,7 +8,6 @@ import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useConfigSection, useDataLists } from '../../forms/use-config-section.ts';
-import { SwitchTerminalDialog } from './switch-terminal-dialog.tsx';
 import { NoTerminalSelected, TerminalEditor } from './terminal-editor.tsx';
 import { TerminalList } from './terminal-list.tsx';
 import {
@@ -124,8 +124,15 @@ export default function TerminalsPage() {
         description="Utilisateurs, identifiants et fonctionnalités autorisées de chaque terminal."
       />
       {body}
-      <SwitchTerminalDialog
+      {/* Switching terminal with unsaved edits asks first (docs/spec-notes.md, Web: Terminaux). */}
+      <ConfirmDialog
         open={switchTo !== null}
+        title="Modifications non sauvegardées"
+        description={
+          'Les modifications de ce terminal ne sont pas sauvegardées. Voulez-vous changer de terminal sans les sauvegarder\u202f?'
+        }
+        cancelLabel="Rester sur ce terminal"
+        confirmLabel="Changer sans sauvegarder"
         onCancel={() => setSwitchTo(null)}
         onConfirm={() => {
           section.discard();

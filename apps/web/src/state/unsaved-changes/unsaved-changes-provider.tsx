@@ -1,15 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Router, useLocation, useSearch, type AroundNavHandler } from 'wouter';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../components/ui/alert-dialog.tsx';
+import { ConfirmDialog } from '../../components/ui/alert-dialog.tsx';
 import {
   NAVIGATION_DEBOUNCE_MS,
   UnsavedChangesContext,
@@ -109,31 +100,20 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   return (
     <UnsavedChangesContext.Provider value={value}>
       <Router aroundNav={aroundNav}>{children}</Router>
-      <AlertDialog
+      <ConfirmDialog
         open={confirmOpen}
-        onOpenChange={(open) => {
-          if (!open) {
-            pending.current = null;
-            setConfirmOpen(false);
-          }
+        title="Modifications non sauvegardées"
+        description={
+          'Vous avez des modifications non sauvegardées. Voulez-vous quitter cette page sans sauvegarder\u202f?'
+        }
+        cancelLabel="Annuler"
+        confirmLabel="Quitter sans sauvegarder"
+        onCancel={() => {
+          pending.current = null;
+          setConfirmOpen(false);
         }}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Modifications non sauvegardées</AlertDialogTitle>
-            <AlertDialogDescription>
-              Vous avez des modifications non sauvegardées. Voulez-vous quitter cette page sans sauvegarder
-              {'\u202f'}?
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Annuler</AlertDialogCancel>
-            <AlertDialogAction variant="destructive" onClick={confirmLeave}>
-              Quitter sans sauvegarder
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        onConfirm={confirmLeave}
+      />
     </UnsavedChangesContext.Provider>
   );
 }
