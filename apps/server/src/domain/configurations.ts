@@ -1,5 +1,6 @@
 import { CONFLICT_MESSAGE } from '@synchro/contracts';
 import { ConfigXmlError, parseConfig, type ConfigDocument } from '@synchro/config-xml';
+import { exactText, storedText } from '../db/text-column.ts';
 import type { Queryable } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -66,10 +67,12 @@ export async function getConfigurationVersion(db: Queryable, installationId: str
 
 export async function getConfiguration(db: Queryable, installationId: string): Promise<StoredConfiguration> {
   const [row] = await db.query<StoredConfiguration>(
-    'SELECT text, version FROM configurations WHERE installation_id = $1',
+    `SELECT ${exactText('text', 'text')}, version FROM configurations WHERE installation_id = $1`,
     [installationId],
   );
-  return row ?? { text: MINIMAL_CONFIGURATION, version: 0 };
+  return row
+    ? { text: storedText(row.text), version: row.version }
+    : { text: MINIMAL_CONFIGURATION, version: 0 };
 }
 
 /**
@@ -82,11 +85,12 @@ export async function getConfigurationUnlessKnown(
   known: readonly number[],
 ): Promise<{ version: number; text: string | null }> {
   const [row] = await db.query<{ version: number; text: string | null }>(
-    `SELECT version, CASE WHEN version = ANY($2::int[]) THEN NULL ELSE text END AS text
+    `SELECT version, ${exactText('CASE WHEN version = ANY($2::int[]) THEN NULL ELSE text END', 'text')}
      FROM configurations WHERE installation_id = $1`,
     [installationId, known],
   );
-  return row ?? { version: 0, text: known.includes(0) ? null : MINIMAL_CONFIGURATION };
+  if (row) return { version: row.version, text: storedText(row.text) };
+  return { version: 0, text: known.includes(0) ? null : MINIMAL_CONFIGURATION };
 }
 
 /** The text of one version from the history, or null when the history does not have it. */
@@ -96,10 +100,10 @@ export async function getVersionText(
   version: number,
 ): Promise<string | null> {
   const [row] = await db.query<{ text: string }>(
-    'SELECT text FROM configuration_versions WHERE installation_id = $1 AND version = $2',
+    `SELECT ${exactText('text', 'text')} FROM configuration_versions WHERE installation_id = $1 AND version = $2`,
     [installationId, version],
   );
-  return row?.text ?? null;
+  return row ? storedText(row.text) : null;
 }
 
 /** Version 1 of a new installation, in `configurations` and in the history (author 'admin'). */
@@ -117,13 +121,13 @@ export async function insertFirstVersion(tx: Queryable, installationId: string, 
 /** The newest configuration row, locked until the end of the transaction. */
 export async function lockConfiguration(tx: Queryable, installationId: string): Promise<StoredConfiguration> {
   const [row] = await tx.query<StoredConfiguration>(
-    'SELECT text, version FROM configurations WHERE installation_id = $1 FOR UPDATE',
+    `SELECT ${exactText('text', 'text')}, version FROM configurations WHERE installation_id = $1 FOR UPDATE`,
     [installationId],
   );
   if (!row) {
     throw new AppError(404, 'Aucune configuration enregistrée pour cette installation.', 'NOT_FOUND');
   }
-  return row;
+  return { text: storedText(row.text), version: row.version };
 }
 
 /**

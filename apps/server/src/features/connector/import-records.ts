@@ -9,6 +9,7 @@ import {
   type TPayloadIssue,
 } from '@synchro/contracts';
 import { ConfigXmlError, encodeConnectorText, parseRecord } from '@synchro/config-xml';
+import { exactText, storedText } from '../../db/text-column.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { concurrentBatch, firstOfEachId, refuseIfIssues, shownText, utcInstant } from './batch.ts';
@@ -205,7 +206,7 @@ export async function readQueue(
        LIMIT $2)
      SELECT r.id_interne AS "idInterne", r.type_enreg AS "typeEnreg", r.ref_doc AS "refDoc",
             r.type_element AS "typeElement", r.date_heure AS "dateHeure", r.num_ligne AS "numLigne",
-            r.enreg, r.sent_texts AS "sentTexts"
+            ${exactText('r.enreg', 'enreg')}, r.sent_texts AS "sentTexts"
      FROM queue q JOIN import_records r ON r.id = q.id
      WHERE q.running - q.bytes < $3
      ORDER BY q.date_heure, q.id`,
@@ -218,7 +219,7 @@ export async function readQueue(
     DateHeure: formatZonedIso(r.dateHeure, zone),
     NumLigne: r.numLigne,
     TypeElement: r.sentTexts?.TypeElement ?? encodeConnectorText(r.typeElement),
-    Enreg: r.enreg,
+    Enreg: storedText(r.enreg),
   }));
 }
 
