@@ -186,7 +186,7 @@ interface QueueRow {
 
 /**
  * GET /api/connector/v1/import-records/queue: the records with Etat 0, oldest first (DateHeure,
- * then arrival), at most `limit` and at most QUEUE_MAX_ENREG_BYTES of `Enreg` (at least one
+ * then arrival), at most `limit` and at most `maxEnregBytes` of `Enreg` (at least one
  * record); each as the connector sent it: its convention for the texts, `DateHeure` with the
  * installation's offset. Only the `Enreg` of the records given is read.
  */
@@ -195,6 +195,7 @@ export async function readQueue(
   installationId: string,
   limit: number,
   zone: string,
+  maxEnregBytes = QUEUE_MAX_ENREG_BYTES,
 ): Promise<TImportQueueRecord[]> {
   const rows = await db.query<QueueRow>(
     `WITH queue AS (
@@ -208,9 +209,9 @@ export async function readQueue(
             r.type_element AS "typeElement", r.date_heure AS "dateHeure", r.num_ligne AS "numLigne",
             ${exactText('r.enreg', 'enreg')}, r.sent_texts AS "sentTexts"
      FROM queue q JOIN import_records r ON r.id = q.id
-     WHERE q.running - q.bytes < $3
+     WHERE q.running <= $3 OR q.running = q.bytes
      ORDER BY q.date_heure, q.id`,
-    [installationId, limit, QUEUE_MAX_ENREG_BYTES],
+    [installationId, limit, maxEnregBytes],
   );
   return rows.map((r) => ({
     IDInterne: r.idInterne,
