@@ -202,6 +202,43 @@ describe('admin command', () => {
     const all = res.out.join('\n');
     expect(all).not.toMatch(/scrypt|client_id|clientIdHash|connectorToken|token/i);
   });
+
+  it('rotate-connector-token prints the new token; only its hash is stored, the old one is gone; audited', async () => {
+    const created = await admin(
+      'create-installation',
+      '--sync-id',
+      'ROTATE01',
+      '--client-id',
+      'secret-client',
+    );
+    const { connectorToken: old } = JSON.parse(created.out[0] ?? '') as { connectorToken: string };
+    const res = await admin('rotate-connector-token', '--sync-id', 'ROTATE01');
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toHaveLength(1);
+    const printed = JSON.parse(res.out[0] ?? '') as { syncId: string; connectorToken: string };
+    expect(Object.keys(printed)).toEqual(['syncId', 'connectorToken']);
+    expect(printed.syncId).toBe('ROTATE01');
+    expect(printed.connectorToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(printed.connectorToken).not.toBe(old);
+    const [row] = await db.query<{ h: string; id: string }>(
+      'SELECT id, connector_token_hash AS h FROM installations WHERE sync_id = $1',
+      ['ROTATE01'],
+    );
+    expect(row?.h).toBe(hashConnectorToken(printed.connectorToken));
+    const [audit] = await db.query<{ actor: string; details: unknown }>(
+      `SELECT actor, details FROM audit_log WHERE installation_id = $1 AND action = 'installation.rotate-connector-token'`,
+      [row?.id],
+    );
+    expect(audit).toEqual({ actor: 'admin', details: null });
+
+    const unknown = await admin('rotate-connector-token', '--sync-id', 'NOPE0001');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toBe("Erreur : Aucune installation avec l'ID de synchronisation NOPE0001.");
+    const usage = await admin('rotate-connector-token');
+    expect(usage.code).toBe(2);
+    expect(usage.err).toContain('Argument obligatoire manquant : --sync-id.');
+    expect(usage.err).toContain('rotate-connector-token --sync-id ID');
+  });
 });
 
 describe('admin command as a process', () => {

@@ -7,6 +7,7 @@ import { validateConfigText } from '../domain/configurations.ts';
 import {
   createInstallation,
   resumeInstallation,
+  rotateConnectorToken,
   setClientId,
   setExpiry,
   suspendInstallation,
@@ -24,6 +25,7 @@ export const ADMIN_USAGE = `Usage :
   npm run admin -- create-installation --sync-id ID --client-id SECRET [--config FICHIER.xml]
                    [--premium] [--options "25;ID;A"] [--software "1;Nom ERP;CODE|..."]
   npm run admin -- set-client-id --sync-id ID --client-id SECRET
+  npm run admin -- rotate-connector-token --sync-id ID
   npm run admin -- suspend --sync-id ID
   npm run admin -- resume --sync-id ID
   npm run admin -- set-expiry --sync-id ID --expires-at AAAA-MM-JJ[THH:MM:SSZ]|none
@@ -121,6 +123,15 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
         const clientId = required(values, 'client-id');
         await withDb(io, (db) => setClientId(db, syncId, clientId));
         io.out(JSON.stringify({ syncId, clientIdChanged: true }));
+        return 0;
+      }
+      case 'rotate-connector-token': {
+        const syncId = required(values, 'sync-id');
+        let connectorToken = '';
+        await withDb(io, async (db) => {
+          connectorToken = await rotateConnectorToken(db, syncId);
+        });
+        io.out(JSON.stringify({ syncId, connectorToken }));
         return 0;
       }
       case 'suspend': {
