@@ -12,5 +12,7 @@ export function describeMachine(): string {
   } catch {
     // Not Linux: keep os.cpus().
   }
-  return `nproc ${os.availableParallelism()}, ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`;
+  // The load says how much the machine was shared while measuring (2 cores, other jobs running).
+  const load = (os.loadavg()[0] ?? 0).toFixed(1);
+  return `nproc ${os.availableParallelism()}, ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, load average ${load} at start`;
 }
