@@ -11,10 +11,15 @@ import { useUnsavedChanges } from './use-unsaved-changes.ts';
 
 const wait = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-/** history.go(delta), then lets jsdom fire its popstate (a queued task) and React render. */
+/**
+ * history.go(delta), then lets jsdom fire its popstate and React render. jsdom runs a traversal as
+ * three chained 0 ms tasks: waiting a fixed time can end before the chain on a loaded machine, so
+ * the wait takes task turns behind it (each of ours is queued after the chain's next one).
+ */
 async function traverse(delta: number) {
   await act(async () => {
     window.history.go(delta);
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
     await new Promise((resolve) => setTimeout(resolve, 20));
   });
 }
