@@ -8,8 +8,10 @@ import { configurationRoutes } from './features/configuration/routes.ts';
 import { connectorRoutes, type ConnectorRoutesOptions } from './features/connector/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
+import { importHistoryRoutes } from './features/import-history/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
 import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
+import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
 import { CONNECTOR_API_PREFIX, connectorErrorBody } from './http/connector-api.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -52,6 +54,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger,
     trustProxy: trustProxyOption(deps.trustProxy ?? false),
     bodyLimit: BODY_LIMIT,
+    // A path parameter longer than ids ever are reaches its route, which answers 404 (an unknown
+    // id), instead of the router's bare 414.
+    routerOptions: { maxParamLength: 2048 },
   });
   // Only JSON bodies: text/plain (a "simple" cross-site request) and forms never reach a route.
   app.removeContentTypeParser('text/plain');
@@ -88,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   syncAutomateRoutes(app, ctx);
   configurationRoutes(app, ctx);
   debugRoutes(app, ctx);
+  importHistoryRoutes(app, ctx);
+  transactionLogsRoutes(app, ctx);
   connectorRoutes(app, ctx, { rateLimits: deps.connectorRateLimits });
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;

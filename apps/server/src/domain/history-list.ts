@@ -1,0 +1,367 @@
+import { HISTORY_LIMITS, type THistoryPaging } from '@synchro/contracts';
+import type { Db, Queryable } from '../db/types.ts';
+import type { DayRange } from '../time/day-range.ts';
+import { recordAudit } from './audit.ts';
+import { cursorScope, decodeCursor, encodeCursor, type CursorPosition } from './history-cursor.ts';
+
+/**
+ * The list engine of the import history and the transaction trace (docs/history.md): newest
+ * first, filters (errors only, one day, a literal search), a total that never scans a million
+ * rows, and pages that cost what the first page costs wherever they are:
+ *
+ * - 'Suivant' / 'Précédent' read from the edge of the page shown (keyset cursor);
+ * - a page nearer the oldest end is read from there, in reverse (the last page is a first page);
+ * - a page far from both ends, without search or day, starts in the UTC day where the running
+ *   sum of the day counters reaches its offset (a few hundred rows skipped, not a million).
+ */
+
+/** A history table and the SQL names the engine needs (constants, never user input). */
+export interface HistoryTable {
+  /** Names the list in cursors. */
+  name: string;
+  table: string;
+  /** The sort time column (timestamptz); the id column is `id`. */
+  time: string;
+  /** The errors-only predicate, the one of the table's partial index. */
+  error: string;
+  /** The folded search column, the one of the table's trigram index (migration 004). */
+  searchText: string;
+  /** Rows and errors per installation and UTC day, kept by triggers. */
+  dayCounts: string;
+}
+
+export interface HistoryFilters {
+  errorOnly: boolean;
+  /** One calendar day of the display zone. */
+  range: DayRange | null;
+  /** Trimmed text, matched literally (wildcards included), case and accents ignored. */
+  search: string | null;
+}
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  cursor?: string | undefined;
+}
+
+/** The engine's own columns on every row: the sort key. */
+export interface KeyedRow {
+  /** Row id, as text. */
+  rowId: string;
+  /** Sort time in UTC to the microsecond (`…T08:12:00.123456Z`). */
+  rowKey: string;
+}
+
+/** Below this many rows skipped, OFFSET is cheaper than looking the day counters up. */
+const DIRECT_SKIP_MAX = 2000;
+
+/** LIKE pattern characters of the text escaped: they match themselves. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&');
+}
+
+/** A WHERE clause and its parameters ($1 is the installation). */
+interface Where {
+  sql: string;
+  params: unknown[];
+}
+
+function whereOf(t: HistoryTable, installationId: string, filters: HistoryFilters): Where {
+  const params: unknown[] = [installationId];
+  const parts = ['installation_id = $1'];
+  if (filters.errorOnly) parts.push(t.error);
+  if (filters.range) {
+    params.push(filters.range.from.toISOString(), filters.range.to.toISOString());
+    parts.push(
+      `${t.time} >= $${params.length - 1}::timestamptz AND ${t.time} < $${params.length}::timestamptz`,
+    );
+  }
+  if (filters.search) {
+    params.push(escapeLike(filters.search));
+    parts.push(`${t.searchText} LIKE '%' || history_fold($${params.length}) || '%'`);
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+type End = 'newest' | 'oldest';
+
+const ORDER: Record<End, string> = { newest: 'DESC', oldest: 'ASC' };
+
+function selectRows<R>(
+  q: Queryable,
+  t: HistoryTable,
+  columns: string,
+  where: Where,
+  end: End,
+  extra: { sql: string; params: unknown[] } | null,
+  skip: number,
+  take: number,
+): Promise<(R & KeyedRow)[]> {
+  const params = [...where.params, ...(extra?.params ?? [])];
+  // `extra` numbers its parameters from where.params.length + 1.
+  const dir = ORDER[end];
+  params.push(skip, take);
+  const sql = `SELECT ${columns}, id::text AS "rowId",
+      to_char(${t.time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "rowKey"
+    FROM ${t.table} WHERE ${where.sql}${extra ? ` AND ${extra.sql}` : ''}
+    ORDER BY ${t.time} ${dir}, id ${dir} OFFSET $${params.length - 1} LIMIT $${params.length}`;
+  return q.query<R & KeyedRow>(sql, params);
+}
+
+/** Rows strictly beyond a sort key, towards `end`. */
+function beyondKey(t: HistoryTable, where: Where, end: End, time: string, id: string) {
+  const n = where.params.length;
+  return {
+    sql: `(${t.time}, id) ${end === 'newest' ? '>' : '<'} ($${n + 1}::timestamptz, $${n + 2}::bigint)`,
+    params: [time, id],
+  };
+}
+
+export interface Count {
+  total: number;
+  exact: boolean;
+}
+
+/**
+ * The number of rows the filters select: the day counters without search or day; an index count
+ * for one day (hundreds of rows); for a search, counted up to searchCountMax + 1 only.
+ */
+export async function countRows(
+  q: Queryable,
+  t: HistoryTable,
+  installationId: string,
+  filters: HistoryFilters,
+): Promise<Count> {
+  if (!filters.search && !filters.range) {
+    const [row] = await q.query<{ n: number }>(
+      `SELECT coalesce(sum(${filters.errorOnly ? 'errors' : 'total'}), 0)::int AS n
+       FROM ${t.dayCounts} WHERE installation_id = $1`,
+      [installationId],
+    );
+    return { total: row?.n ?? 0, exact: true };
+  }
+  const where = whereOf(t, installationId, filters);
+  if (!filters.search) {
+    const [row] = await q.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${t.table} WHERE ${where.sql}`,
+      where.params,
+    );
+    return { total: row?.n ?? 0, exact: true };
+  }
+  const max = HISTORY_LIMITS.searchCountMax;
+  const [row] = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${t.table} WHERE ${where.sql} LIMIT ${max + 1}) AS s`,
+    where.params,
+  );
+  const n = row?.n ?? 0;
+  return n > max ? { total: max, exact: false } : { total: n, exact: true };
+}
+
+/**
+ * `take` rows from `end`, after skipping `skip`. Without search or day, a long skip starts in the
+ * UTC day where the day counters' running sum (from that end) passes it.
+ */
+async function readFromEnd<R>(
+  q: Queryable,
+  t: HistoryTable,
+  installationId: string,
+  filters: HistoryFilters,
+  columns: string,
+  end: End,
+  skip: number,
+  take: number,
+): Promise<(R & KeyedRow)[]> {
+  const where = whereOf(t, installationId, filters);
+  if (skip <= DIRECT_SKIP_MAX || filters.search || filters.range) {
+    return selectRows<R>(q, t, columns, where, end, null, skip, take);
+  }
+  const dir = ORDER[end];
+  const [day] = await q.query<{ day: string; before: number }>(
+    `SELECT day::text AS day, before::int AS before FROM (
+       SELECT day, n, sum(n) OVER (ORDER BY day ${dir} ROWS UNBOUNDED PRECEDING) - n AS before
+       FROM (SELECT day, ${filters.errorOnly ? 'errors' : 'total'} AS n
+             FROM ${t.dayCounts} WHERE installation_id = $1) AS c
+       WHERE n > 0
+     ) AS w WHERE before + n > $2 ORDER BY day ${dir} LIMIT 1`,
+    [installationId, skip],
+  );
+  if (!day) return [];
+  const n = where.params.length;
+  // Newest first: rows before the end of that day; oldest first: rows from its start.
+  const bound =
+    end === 'newest'
+      ? { sql: `${t.time} < ($${n + 1}::date + 1)::timestamp AT TIME ZONE 'UTC'`, params: [day.day] }
+      : { sql: `${t.time} >= $${n + 1}::date::timestamp AT TIME ZONE 'UTC'`, params: [day.day] };
+  return selectRows<R>(q, t, columns, where, end, bound, skip - day.before, take);
+}
+
+export interface ListedPage<R> {
+  rows: R[];
+  paging: THistoryPaging;
+}
+
+export interface ListOptions<Row, R> {
+  /** SQL select list of the table's columns (constants). */
+  columns: string;
+  /** HMAC key of the cursors (the session secret). */
+  secret: string;
+  map: (row: Row) => R;
+}
+
+/**
+ * One page of a history list and its paging (contracts ZHistoryPaging), read in one
+ * repeatable-read transaction so that the total and the rows agree.
+ */
+export async function listPage<Row, R>(
+  db: Db,
+  t: HistoryTable,
+  installationId: string,
+  filters: HistoryFilters,
+  request: PageRequest,
+  options: ListOptions<Row, R>,
+): Promise<ListedPage<R>> {
+  const { page, pageSize } = request;
+  const scope = cursorScope(installationId, t.name, {
+    errorOnly: filters.errorOnly,
+    from: filters.range?.from.toISOString() ?? null,
+    to: filters.range?.to.toISOString() ?? null,
+    search: filters.search,
+  });
+  // Checked before any query; page 1 is always read afresh (rows may have arrived meanwhile).
+  const position = request.cursor ? decodeCursor(options.secret, scope, page, request.cursor) : null;
+  const from = page > 1 ? position : null;
+
+  return db.transaction(async (q) => {
+    await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    const count = await countRows(q, t, installationId, filters);
+    const where = whereOf(t, installationId, filters);
+    const offset = (page - 1) * pageSize;
+    let rows: (Row & KeyedRow)[];
+    let hasPrevious = page > 1;
+    let hasNext: boolean;
+
+    if (from?.side === 'after') {
+      const older = beyondKey(t, where, 'oldest', from.time, from.id);
+      rows = await selectRows<Row>(q, t, options.columns, where, 'newest', older, 0, pageSize + 1);
+      hasNext = rows.length > pageSize;
+      rows = rows.slice(0, pageSize);
+    } else if (from?.side === 'before') {
+      const newer = beyondKey(t, where, 'newest', from.time, from.id);
+      rows = (await selectRows<Row>(q, t, options.columns, where, 'oldest', newer, 0, pageSize)).reverse();
+      hasNext = true;
+    } else if (count.exact && offset >= count.total && offset > 0) {
+      rows = [];
+      hasPrevious = count.total > 0;
+      hasNext = false;
+    } else {
+      const olderThanPage = count.exact ? count.total - offset - pageSize : Infinity;
+      if (olderThanPage < offset) {
+        const take = Math.min(pageSize, count.total - offset);
+        const skip = Math.max(0, olderThanPage);
+        rows = (
+          await readFromEnd<Row>(q, t, installationId, filters, options.columns, 'oldest', skip, take)
+        ).reverse();
+        hasNext = olderThanPage > 0;
+      } else {
+        rows = await readFromEnd<Row>(
+          q,
+          t,
+          installationId,
+          filters,
+          options.columns,
+          'newest',
+          offset,
+          pageSize + 1,
+        );
+        hasNext = rows.length > pageSize;
+        rows = rows.slice(0, pageSize);
+      }
+    }
+
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    const cursor = (position: CursorPosition) => encodeCursor(options.secret, scope, position);
+    return {
+      rows: rows.map(options.map),
+      paging: {
+        page,
+        pageSize,
+        total: count.total,
+        totalPages: Math.ceil(count.total / pageSize),
+        totalExact: count.exact,
+        hasPrevious,
+        hasNext,
+        nextCursor:
+          hasNext && last
+            ? cursor({ page: page + 1, side: 'after', time: last.rowKey, id: last.rowId })
+            : null,
+        previousCursor:
+          hasPrevious && first && page > 1
+            ? cursor({ page: page - 1, side: 'before', time: first.rowKey, id: first.rowId })
+            : null,
+      },
+    };
+  });
+}
+
+/**
+ * Every row the filters select, newest first, in batches read by keyset (never OFFSET, never the
+ * whole result in memory): the CSV exports.
+ */
+export async function* allRows<Row>(
+  db: Db,
+  t: HistoryTable,
+  installationId: string,
+  filters: HistoryFilters,
+  columns: string,
+  batchSize: number,
+): AsyncGenerator<(Row & KeyedRow)[]> {
+  const where = whereOf(t, installationId, filters);
+  let after: KeyedRow | null = null;
+  for (;;) {
+    const extra = after ? beyondKey(t, where, 'oldest', after.rowKey, after.rowId) : null;
+    const rows: (Row & KeyedRow)[] = await selectRows<Row>(
+      db,
+      t,
+      columns,
+      where,
+      'newest',
+      extra,
+      0,
+      batchSize,
+    );
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    after = rows[rows.length - 1] ?? null;
+  }
+}
+
+/** Who acts on a history list (the signed-in installation, from an address). */
+export interface HistoryActor {
+  installationId: string;
+  syncId: string;
+  address: string;
+}
+
+/** An export is audited with its filters (`import-history.export`, `transaction-logs.export`). */
+export async function auditHistoryExport(
+  db: Queryable,
+  actor: HistoryActor,
+  t: HistoryTable,
+  filters: HistoryFilters,
+): Promise<void> {
+  await recordAudit(db, {
+    installationId: actor.installationId,
+    syncId: actor.syncId,
+    actor: 'user',
+    action: `${t.name}.export`,
+    address: actor.address,
+    details: {
+      errorOnly: filters.errorOnly,
+      from: filters.range?.from.toISOString() ?? null,
+      to: filters.range?.to.toISOString() ?? null,
+      search: filters.search,
+    },
+  });
+}

@@ -1,0 +1,195 @@
+import {
+  HISTORY_MESSAGES,
+  SYNC_HISTORY_CSV_HEADERS,
+  SYNC_HISTORY_EXPORT_PATH,
+  SYNC_HISTORY_PATH,
+  ZSyncHistoryExportQuery,
+  ZSyncHistoryQuery,
+  ZSyncHistoryStatusRequest,
+  ZSyncHistoryXmlRequest,
+  type TDisplayTimeZone,
+  type TSyncHistoryPage,
+  type TSyncHistoryRow,
+  type TSyncHistoryStatusAnswer,
+  type TSyncHistoryXml,
+  type TSyncHistoryXmlError,
+  type TSyncHistoryXmlSaved,
+} from '@synchro/contracts';
+import { decodeConnectorText, RECORD_MAX_BYTES } from '@synchro/config-xml';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { auditHistoryExport, type HistoryActor } from '../../domain/history-list.ts';
+import { displayTimeZoneOf } from '../../domain/display-zone.ts';
+import { csvFileName, sendCsv } from '../../http/csv.ts';
+import { attachmentDisposition, contentTypeOf } from '../../http/download.ts';
+import { AppError } from '../../http/errors.ts';
+import { currentSignIn, requireSession } from '../../http/session-guard.ts';
+import { parseOr400 } from '../../http/validate.ts';
+import { displayClock } from '../../time/display-clock.ts';
+import { xmlForStorage, xmlTooLargeBody, xmlView } from './record-xml.ts';
+import {
+  historyExportRows,
+  historyFilters,
+  IMPORT_RECORDS,
+  listHistory,
+  recordFile,
+  recordText,
+  setStatus,
+  storeRecordXml,
+} from './service.ts';
+
+/**
+ * Body limit of PUT …/xml only: a 50 MB record with its JSON escaping. Above it fastify stops
+ * reading and the route answers the same 413 as for a record over 50 MB.
+ */
+const XML_BODY_LIMIT = 2 * RECORD_MAX_BYTES;
+const EXPORT_BATCH = 5000;
+
+const ETAT_LABEL: Record<number, string> = { 1: 'Oui', 0: 'Non', [-1]: 'Erreur' };
+
+interface IdParams {
+  id: string;
+}
+
+function displayZoneOf(ctx: AppContext, request: FastifyRequest): Promise<TDisplayTimeZone> {
+  const { installation, configVersion } = currentSignIn(request);
+  return displayTimeZoneOf(ctx.configs, ctx.db, installation, configVersion, ctx.now());
+}
+
+function actorOf(request: FastifyRequest): HistoryActor {
+  const { installation } = currentSignIn(request);
+  return { installationId: installation.id, syncId: installation.syncId, address: request.ip };
+}
+
+/** The XML save's failures carry `error` too (the earlier screen read it, product spec §7). */
+function xmlSaveErrors(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const body: TSyncHistoryXmlError = xmlTooLargeBody(Number(request.headers['content-length']) || 0);
+    return reply.status(413).send(body);
+  }
+  if (error instanceof AppError) {
+    for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+    const body: TSyncHistoryXmlError = {
+      message: error.message,
+      ...(error.code ? { code: error.code } : {}),
+      error: error.message,
+    };
+    return reply.status(error.status).send(body);
+  }
+  // Anything else: the server's own handler (French messages, no detail leaked).
+  throw error;
+}
+
+export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const preHandler = requireSession(ctx);
+  const recordPath = (part: string) => `${SYNC_HISTORY_PATH}/:id/${part}`;
+
+  app.get(SYNC_HISTORY_PATH, { preHandler }, async (request): Promise<TSyncHistoryPage> => {
+    const query = parseOr400(ZSyncHistoryQuery, request.query);
+    const displayTimeZone = await displayZoneOf(ctx, request);
+    return listHistory(
+      ctx.db,
+      currentSignIn(request).installation.id,
+      query,
+      displayTimeZone,
+      ctx.sessionSecret,
+    );
+  });
+
+  app.patch<{ Params: IdParams }>(
+    recordPath('status'),
+    { preHandler },
+    async (request): Promise<TSyncHistoryStatusAnswer> => {
+      const { newStatus } = parseOr400(ZSyncHistoryStatusRequest, request.body);
+      return setStatus(ctx.db, actorOf(request), request.params.id, newStatus, ctx.now());
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    recordPath('xml'),
+    { preHandler },
+    async (request): Promise<TSyncHistoryXml> => {
+      const stored = await recordText(
+        ctx.db,
+        currentSignIn(request).installation.id,
+        request.params.id,
+        'enreg',
+      );
+      return xmlView(stored);
+    },
+  );
+
+  app.put<{ Params: IdParams }>(
+    recordPath('xml'),
+    { preHandler, bodyLimit: XML_BODY_LIMIT, errorHandler: xmlSaveErrors },
+    async (request, reply): Promise<TSyncHistoryXmlSaved | FastifyReply> => {
+      const { xml } = parseOr400(ZSyncHistoryXmlRequest, request.body);
+      const checked = xmlForStorage(xml);
+      if (checked.tooLarge) return reply.status(413).send(checked.tooLarge);
+      await storeRecordXml(
+        ctx.db,
+        actorOf(request),
+        request.params.id,
+        checked.stored,
+        checked.sizeBytes,
+        ctx.now(),
+      );
+      return {
+        message: HISTORY_MESSAGES.xmlSaved,
+        IDInterne: request.params.id,
+        sizeBytes: checked.sizeBytes,
+      };
+    },
+  );
+
+  app.get<{ Params: IdParams }>(recordPath('file'), { preHandler }, async (request, reply) => {
+    const file = await recordFile(ctx.db, currentSignIn(request).installation.id, request.params.id);
+    return reply
+      .header('Content-Type', contentTypeOf(file.name))
+      .header('Content-Disposition', attachmentDisposition(file.name))
+      .header('Cache-Control', 'no-store')
+      .send(file.content);
+  });
+
+  app.get<{ Params: IdParams }>(recordPath('log'), { preHandler }, async (request, reply) => {
+    const log = await recordText(ctx.db, currentSignIn(request).installation.id, request.params.id, 'log');
+    return reply
+      .header('Content-Type', 'text/plain; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .send(decodeConnectorText(log));
+  });
+
+  app.get(SYNC_HISTORY_EXPORT_PATH, { preHandler }, async (request, reply) => {
+    const query = parseOr400(ZSyncHistoryExportQuery, request.query);
+    const { zone } = await displayZoneOf(ctx, request);
+    const filters = historyFilters(query, zone);
+    const actor = actorOf(request);
+    await auditHistoryExport(ctx.db, actor, IMPORT_RECORDS, filters);
+    const clock = displayClock(zone);
+    const cells = (r: TSyncHistoryRow) => {
+      const time = clock(new Date(r.DateHeure));
+      return [
+        ETAT_LABEL[r.Etat] ?? String(r.Etat),
+        r.TypeEnreg,
+        r.RefDoc,
+        time.text,
+        time.offset,
+        r.NumLigne,
+        r.TypeElement,
+        r.IDInterne,
+        r.hasFile ? 'Oui' : 'Non',
+      ];
+    };
+    async function* batches() {
+      for await (const rows of historyExportRows(ctx.db, actor.installationId, filters, EXPORT_BATCH)) {
+        yield rows.map(cells);
+      }
+    }
+    return sendCsv(
+      reply,
+      csvFileName('historique-importation', ctx.now(), zone),
+      SYNC_HISTORY_CSV_HEADERS,
+      batches(),
+    );
+  });
+}

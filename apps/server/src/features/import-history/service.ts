@@ -1,0 +1,240 @@
+import {
+  CONNECTOR_LIMITS,
+  HISTORY_MESSAGES,
+  isXmlSafeText,
+  type TDisplayTimeZone,
+  type TEtat,
+  type TSyncHistoryExportQuery,
+  type TSyncHistoryPage,
+  type TSyncHistoryQuery,
+  type TSyncHistoryRow,
+} from '@synchro/contracts';
+import type { Db, Queryable } from '../../db/types.ts';
+import { recordAudit } from '../../domain/audit.ts';
+import {
+  allRows,
+  listPage,
+  type HistoryActor,
+  type HistoryFilters,
+  type HistoryTable,
+} from '../../domain/history-list.ts';
+import { AppError } from '../../http/errors.ts';
+import { dayRangeIn } from '../../time/day-range.ts';
+
+/** The import records as the list engine reads them (indexes and counters: migration 004). */
+export const IMPORT_RECORDS: HistoryTable = {
+  name: 'import-history',
+  table: 'import_records',
+  time: 'date_heure',
+  error: 'etat = -1',
+  searchText: 'search_text',
+  dayCounts: 'import_record_day_counts',
+};
+
+/** A list row: never the XML, the log or the file (their size aside). */
+const ROW_COLUMNS = `id_interne AS "IDInterne", etat AS "Etat", type_enreg AS "TypeEnreg", ref_doc AS "RefDoc",
+  date_heure AS "dateHeure", num_ligne AS "NumLigne", type_element AS "TypeElement", has_file AS "hasFile",
+  octet_length(log) > 0 AS "hasLog"`;
+
+interface RecordRow extends Omit<TSyncHistoryRow, 'DateHeure' | 'Etat'> {
+  Etat: number;
+  dateHeure: Date;
+}
+
+function toRow(r: RecordRow): TSyncHistoryRow {
+  return {
+    IDInterne: r.IDInterne,
+    Etat: r.Etat === 1 || r.Etat === -1 ? r.Etat : 0,
+    TypeEnreg: r.TypeEnreg,
+    RefDoc: r.RefDoc,
+    DateHeure: r.dateHeure.toISOString(),
+    NumLigne: r.NumLigne,
+    TypeElement: r.TypeElement,
+    hasFile: r.hasFile,
+    hasLog: r.hasLog,
+  };
+}
+
+export function historyFilters(
+  query: Pick<TSyncHistoryExportQuery, 'errorOnly' | 'date' | 'search'>,
+  zone: string,
+): HistoryFilters {
+  return {
+    errorOnly: query.errorOnly,
+    range: query.date ? dayRangeIn(query.date, zone) : null,
+    search: query.search ?? null,
+  };
+}
+
+export async function listHistory(
+  db: Db,
+  installationId: string,
+  query: TSyncHistoryQuery,
+  displayTimeZone: TDisplayTimeZone,
+  secret: string,
+): Promise<TSyncHistoryPage> {
+  const { rows, paging } = await listPage(
+    db,
+    IMPORT_RECORDS,
+    installationId,
+    historyFilters(query, displayTimeZone.zone),
+    query,
+    { columns: ROW_COLUMNS, secret, map: toRow },
+  );
+  return { data: rows, ...paging, displayTimeZone };
+}
+
+/** Every row of the filtered history, newest first, batch by batch (CSV export). */
+export async function* historyExportRows(
+  db: Db,
+  installationId: string,
+  filters: HistoryFilters,
+  batchSize: number,
+): AsyncGenerator<TSyncHistoryRow[]> {
+  for await (const batch of allRows<RecordRow>(
+    db,
+    IMPORT_RECORDS,
+    installationId,
+    filters,
+    ROW_COLUMNS,
+    batchSize,
+  )) {
+    yield batch.map(toRow);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One record
+
+/**
+ * The `{id}` of a record route is its IDInterne as the connector gave it. One that no connector
+ * could have sent (blank, too long, control characters) is not looked up: 404 like an unknown one.
+ */
+export function isPlausibleRecordId(id: string): boolean {
+  return id.trim() !== '' && id.length <= CONNECTOR_LIMITS.idMaxChars && isXmlSafeText(id);
+}
+
+export const recordNotFound = () => new AppError(404, HISTORY_MESSAGES.recordNotFound, 'NOT_FOUND');
+
+/** The record's row id in the installation, locked for the transaction; 404 when it has none. */
+async function lockRecord(
+  tx: Queryable,
+  installationId: string,
+  idInterne: string,
+): Promise<{ id: string; etat: number }> {
+  if (!isPlausibleRecordId(idInterne)) throw recordNotFound();
+  const [row] = await tx.query<{ id: string; etat: number }>(
+    `SELECT id::text AS id, etat FROM import_records WHERE installation_id = $1 AND id_interne = $2 FOR UPDATE`,
+    [installationId, idInterne],
+  );
+  if (!row) throw recordNotFound();
+  return row;
+}
+
+/**
+ * PATCH …/status: Etat 0 puts the record back in the connector's import queue (the queue is the
+ * records with Etat 0), 1 and -1 take it out. Audited when it changes; setting the same value
+ * again writes nothing.
+ */
+export async function setStatus(
+  db: Db,
+  actor: HistoryActor,
+  idInterne: string,
+  newStatus: TEtat,
+  now: Date,
+): Promise<TSyncHistoryRow> {
+  return db.transaction(async (tx) => {
+    const record = await lockRecord(tx, actor.installationId, idInterne);
+    if (record.etat !== newStatus) {
+      await tx.query(`UPDATE import_records SET etat = $2, updated_at = $3 WHERE id = $1`, [
+        record.id,
+        newStatus,
+        now,
+      ]);
+      await recordAudit(tx, {
+        installationId: actor.installationId,
+        syncId: actor.syncId,
+        actor: 'user',
+        action: 'history.status',
+        address: actor.address,
+        details: { IDInterne: idInterne, from: record.etat, to: newStatus, queued: newStatus === 0 },
+      });
+    }
+    const [row] = await tx.query<RecordRow>(`SELECT ${ROW_COLUMNS} FROM import_records WHERE id = $1`, [
+      record.id,
+    ]);
+    if (!row) throw recordNotFound();
+    return toRow(row);
+  });
+}
+
+/** A column of one record (the XML, the log), or 404. */
+export async function recordText(
+  db: Queryable,
+  installationId: string,
+  idInterne: string,
+  column: 'enreg' | 'log',
+): Promise<string> {
+  if (!isPlausibleRecordId(idInterne)) throw recordNotFound();
+  const [row] = await db.query<{ text: string }>(
+    `SELECT ${column} AS text FROM import_records WHERE installation_id = $1 AND id_interne = $2`,
+    [installationId, idInterne],
+  );
+  if (!row) throw recordNotFound();
+  return row.text;
+}
+
+/**
+ * Stores a record's XML (already checked and encoded in the connector's convention) and audits
+ * it, in one transaction: the old XML stays whole unless the new one is stored whole.
+ */
+export async function storeRecordXml(
+  db: Db,
+  actor: HistoryActor,
+  idInterne: string,
+  stored: string,
+  sizeBytes: number,
+  now: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const record = await lockRecord(tx, actor.installationId, idInterne);
+    const [changed] = await tx.query<{ id: string }>(
+      `UPDATE import_records SET enreg = $2, updated_at = $3 WHERE id = $1 AND enreg IS DISTINCT FROM $2 RETURNING id`,
+      [record.id, stored, now],
+    );
+    if (!changed) return;
+    await recordAudit(tx, {
+      installationId: actor.installationId,
+      syncId: actor.syncId,
+      actor: 'user',
+      action: 'history.xml',
+      address: actor.address,
+      details: { IDInterne: idInterne, sizeBytes },
+    });
+  });
+}
+
+export interface RecordFile {
+  name: string;
+  content: Buffer;
+}
+
+/** The file of a record; 404 with the spec's message when it has none (or is not this installation's). */
+export async function recordFile(
+  db: Queryable,
+  installationId: string,
+  idInterne: string,
+): Promise<RecordFile> {
+  const notFound = () => new AppError(404, HISTORY_MESSAGES.fileNotFound, 'NOT_FOUND');
+  if (!isPlausibleRecordId(idInterne)) throw notFound();
+  const [row] = await db.query<{ name: string; content: Uint8Array }>(
+    `SELECT f.name, f.content FROM import_records r JOIN import_record_files f ON f.record_id = r.id
+     WHERE r.installation_id = $1 AND r.id_interne = $2`,
+    [installationId, idInterne],
+  );
+  if (!row) throw notFound();
+  return {
+    name: row.name,
+    content: Buffer.from(row.content.buffer, row.content.byteOffset, row.content.byteLength),
+  };
+}

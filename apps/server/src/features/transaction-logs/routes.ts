@@ -1,0 +1,97 @@
+import {
+  TRANSACTION_LOGS_CSV_HEADERS,
+  TRANSACTION_LOGS_EXPORT_PATH,
+  TRANSACTION_LOGS_PATH,
+  ZTransactionLogsExportQuery,
+  ZTransactionLogsQuery,
+  type TDisplayTimeZone,
+  type TTransactionLogDetail,
+  type TTransactionLogsPage,
+} from '@synchro/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { auditHistoryExport } from '../../domain/history-list.ts';
+import { displayTimeZoneOf } from '../../domain/display-zone.ts';
+import { csvFileName, sendCsv } from '../../http/csv.ts';
+import { currentSignIn, requireSession } from '../../http/session-guard.ts';
+import { parseOr400 } from '../../http/validate.ts';
+import { displayClock } from '../../time/display-clock.ts';
+import {
+  TRANSACTION_LOGS,
+  transactionDetail,
+  transactionExportRows,
+  transactionFilters,
+  listTransactions,
+} from './service.ts';
+
+const EXPORT_BATCH = 5000;
+/** Excel keeps at most 32 767 characters in a cell: a longer log is cut, and says so. */
+const CSV_LOG_MAX = 32_000;
+
+function displayZoneOf(ctx: AppContext, request: FastifyRequest): Promise<TDisplayTimeZone> {
+  const { installation, configVersion } = currentSignIn(request);
+  return displayTimeZoneOf(ctx.configs, ctx.db, installation, configVersion, ctx.now());
+}
+
+export function transactionLogsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const preHandler = requireSession(ctx);
+
+  app.get(TRANSACTION_LOGS_PATH, { preHandler }, async (request): Promise<TTransactionLogsPage> => {
+    const query = parseOr400(ZTransactionLogsQuery, request.query);
+    const displayTimeZone = await displayZoneOf(ctx, request);
+    return listTransactions(
+      ctx.db,
+      currentSignIn(request).installation.id,
+      query,
+      displayTimeZone,
+      ctx.sessionSecret,
+    );
+  });
+
+  app.get<{ Params: { id: string } }>(
+    `${TRANSACTION_LOGS_PATH}/:id`,
+    { preHandler },
+    async (request): Promise<TTransactionLogDetail> =>
+      transactionDetail(ctx.db, currentSignIn(request).installation.id, request.params.id),
+  );
+
+  app.get(TRANSACTION_LOGS_EXPORT_PATH, { preHandler }, async (request, reply) => {
+    const query = parseOr400(ZTransactionLogsExportQuery, request.query);
+    const { zone } = await displayZoneOf(ctx, request);
+    const filters = transactionFilters(query, zone);
+    const { installation } = currentSignIn(request);
+    await auditHistoryExport(
+      ctx.db,
+      { installationId: installation.id, syncId: installation.syncId, address: request.ip },
+      TRANSACTION_LOGS,
+      filters,
+    );
+    const clock = displayClock(zone);
+    async function* batches() {
+      for await (const rows of transactionExportRows(ctx.db, installation.id, filters, EXPORT_BATCH)) {
+        yield rows.map((r) => {
+          const time = clock(new Date(r.DateHeureTrt));
+          const log = r.Log.length > CSV_LOG_MAX ? `${r.Log.slice(0, CSV_LOG_MAX)}… (log tronqué)` : r.Log;
+          return [
+            r.Err === 1 ? 'Erreur' : 'OK',
+            time.text,
+            time.offset,
+            r.NumTransaction,
+            r.TypeDoc,
+            r.IDTablette,
+            r.LibelleTablette,
+            r.RefDoc,
+            r.ID,
+            log,
+          ];
+        });
+      }
+    }
+    return sendCsv(
+      reply,
+      csvFileName('trace-transactions', ctx.now(), zone),
+      TRANSACTION_LOGS_CSV_HEADERS,
+      batches(),
+    );
+  });
+}

@@ -1,0 +1,159 @@
+import {
+  CONNECTOR_LIMITS,
+  HISTORY_LIMITS,
+  HISTORY_MESSAGES,
+  isXmlSafeText,
+  type TDisplayTimeZone,
+  type TTransactionLogDetail,
+  type TTransactionLogRow,
+  type TTransactionLogsExportQuery,
+  type TTransactionLogsPage,
+  type TTransactionLogsQuery,
+} from '@synchro/contracts';
+import { decodeConnectorText } from '@synchro/config-xml';
+import type { Db, Queryable } from '../../db/types.ts';
+import { allRows, listPage, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
+import { AppError } from '../../http/errors.ts';
+import { dayRangeIn } from '../../time/day-range.ts';
+
+/** The transaction trace as the list engine reads it (indexes and counters: migration 004). */
+export const TRANSACTION_LOGS: HistoryTable = {
+  name: 'transaction-logs',
+  table: 'transaction_logs',
+  time: 'date_heure_trt',
+  error: 'err = 1',
+  searchText: 'search_text',
+  dayCounts: 'transaction_log_day_counts',
+};
+
+/** Characters of the stored log read for a list row: enough for the preview once decoded. */
+const LOG_HEAD_CHARS = 4 * HISTORY_LIMITS.logPreviewChars;
+
+const COLUMNS = `tx_id AS "ID", err AS "Err", date_heure_trt AS "dateHeureTrt", num_transaction AS "NumTransaction",
+  type_doc AS "TypeDoc", ref_doc AS "RefDoc", id_tablette AS "IDTablette", libelle_tablette AS "LibelleTablette"`;
+
+/** A list row reads the beginning of the log only (a log may be megabytes long). */
+const LIST_COLUMNS = `${COLUMNS}, left(log, ${LOG_HEAD_CHARS}) AS "logHead",
+  octet_length(log) > octet_length(left(log, ${LOG_HEAD_CHARS})) AS "logCut"`;
+
+interface TransactionRow extends Omit<TTransactionLogRow, 'DateHeureTrt' | 'Err' | 'Log' | 'logTruncated'> {
+  Err: number;
+  dateHeureTrt: Date;
+}
+
+interface ListRow extends TransactionRow {
+  logHead: string;
+  logCut: boolean;
+}
+
+/**
+ * The display text of the beginning of a stored log. A cut may end inside a character's bytes
+ * (the connector's convention): the last one to three stored characters are then dropped until
+ * the rest decodes.
+ */
+export function decodeLogHead(head: string, cut: boolean): string {
+  const decoded = decodeConnectorText(head);
+  if (!cut || decoded !== head || !/[\u0080-\uffff]/.test(head)) return decoded;
+  for (let drop = 1; drop <= 3; drop++) {
+    const shorter = head.slice(0, -drop);
+    const attempt = decodeConnectorText(shorter);
+    if (attempt !== shorter) return attempt;
+  }
+  return decoded;
+}
+
+/** The first lines and characters of a decoded log, and whether anything was left out. */
+export function logPreview(text: string, alreadyCut: boolean): { Log: string; logTruncated: boolean } {
+  const { logPreviewChars, logPreviewLines } = HISTORY_LIMITS;
+  let end = Math.min(text.length, logPreviewChars);
+  let lineStart = 0;
+  for (let line = 1; line <= logPreviewLines; line++) {
+    const nl = text.indexOf('\n', lineStart);
+    if (nl < 0 || nl >= end) break;
+    if (line === logPreviewLines) end = nl;
+    lineStart = nl + 1;
+  }
+  const preview = text.slice(0, end).replace(/\r$/, '');
+  return { Log: preview, logTruncated: alreadyCut || text.slice(end).trim() !== '' };
+}
+
+function toRow(r: TransactionRow, log: { Log: string; logTruncated: boolean }): TTransactionLogRow {
+  return {
+    ID: r.ID,
+    Err: r.Err === 1 ? 1 : 0,
+    DateHeureTrt: r.dateHeureTrt.toISOString(),
+    NumTransaction: r.NumTransaction,
+    TypeDoc: r.TypeDoc,
+    RefDoc: r.RefDoc,
+    IDTablette: r.IDTablette,
+    LibelleTablette: r.LibelleTablette,
+    ...log,
+  };
+}
+
+const toListRow = (r: ListRow) => toRow(r, logPreview(decodeLogHead(r.logHead, r.logCut), r.logCut));
+
+export function transactionFilters(
+  query: Pick<TTransactionLogsExportQuery, 'errorOnly' | 'dateFilter' | 'searchText'>,
+  zone: string,
+): HistoryFilters {
+  return {
+    errorOnly: query.errorOnly,
+    range: query.dateFilter ? dayRangeIn(query.dateFilter, zone) : null,
+    search: query.searchText ?? null,
+  };
+}
+
+export async function listTransactions(
+  db: Db,
+  installationId: string,
+  query: TTransactionLogsQuery,
+  displayTimeZone: TDisplayTimeZone,
+  secret: string,
+): Promise<TTransactionLogsPage> {
+  const { rows, paging } = await listPage(
+    db,
+    TRANSACTION_LOGS,
+    installationId,
+    transactionFilters(query, displayTimeZone.zone),
+    query,
+    { columns: LIST_COLUMNS, secret, map: toListRow },
+  );
+  return { logs: rows, pagination: paging, displayTimeZone };
+}
+
+/** Every transaction the filters select, newest first, with whole logs, batch by batch (CSV). */
+export async function* transactionExportRows(
+  db: Db,
+  installationId: string,
+  filters: HistoryFilters,
+  batchSize: number,
+): AsyncGenerator<TTransactionLogDetail[]> {
+  const columns = `${COLUMNS}, log`;
+  for await (const batch of allRows<TransactionRow & { log: string }>(
+    db,
+    TRANSACTION_LOGS,
+    installationId,
+    filters,
+    columns,
+    batchSize,
+  )) {
+    yield batch.map((r) => toRow(r, { Log: decodeConnectorText(r.log), logTruncated: false }));
+  }
+}
+
+/** GET /api/transaction-logs/{ID}: the transaction and its whole log; 404 when not this installation's. */
+export async function transactionDetail(
+  db: Queryable,
+  installationId: string,
+  id: string,
+): Promise<TTransactionLogDetail> {
+  const notFound = () => new AppError(404, HISTORY_MESSAGES.transactionNotFound, 'NOT_FOUND');
+  if (id.trim() === '' || id.length > CONNECTOR_LIMITS.idMaxChars || !isXmlSafeText(id)) throw notFound();
+  const [row] = await db.query<TransactionRow & { log: string }>(
+    `SELECT ${COLUMNS}, log FROM transaction_logs WHERE installation_id = $1 AND tx_id = $2`,
+    [installationId, id],
+  );
+  if (!row) throw notFound();
+  return toRow(row, { Log: decodeConnectorText(row.log), logTruncated: false });
+}

@@ -1,0 +1,55 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { displayClock } from '../time/display-clock.ts';
+import { attachmentDisposition } from './download.ts';
+
+/**
+ * CSV answers that Excel opens right in French: UTF-8 with a byte order mark, `;` between cells,
+ * CRLF between rows, every text cell quoted, and a text that a spreadsheet would run as a formula
+ * (`=`, `+`, `-`, `@`, tab, carriage return first) prefixed with `'` (formula injection).
+ */
+
+export type CsvCell = string | number;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvCell(value: CsvCell): string {
+  if (typeof value === 'number') return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export function csvRow(cells: readonly CsvCell[]): string {
+  return `${cells.map(csvCell).join(';')}\r\n`;
+}
+
+/**
+ * Streams a CSV file: the header row, then each batch of rows as it comes (the source reads the
+ * database batch by batch; the socket's back-pressure pauses it, so memory stays flat).
+ */
+export function sendCsv(
+  reply: FastifyReply,
+  fileName: string,
+  headers: readonly string[],
+  batches: AsyncIterable<readonly (readonly CsvCell[])[]>,
+): FastifyReply {
+  async function* chunks() {
+    yield `\uFEFF${csvRow(headers)}`;
+    for await (const rows of batches) {
+      let chunk = '';
+      for (const row of rows) chunk += csvRow(row);
+      yield chunk;
+    }
+  }
+  void reply
+    .header('Content-Type', 'text/csv; charset=utf-8')
+    .header('Content-Disposition', attachmentDisposition(fileName))
+    .header('Cache-Control', 'no-store');
+  return reply.send(Readable.from(chunks(), { objectMode: false }));
+}
+
+/** `historique-importation-2025-11-14.csv`: the name and the day of the export in the display zone. */
+export function csvFileName(prefix: string, now: Date, zone: string): string {
+  const [day, month, year] = displayClock(zone)(now).text.slice(0, 10).split('/');
+  return `${prefix}-${year}-${month}-${day}.csv`;
+}
