@@ -13,6 +13,7 @@ import {
   suspendInstallation,
 } from '../domain/installation-admin.ts';
 import { listInstallations } from '../domain/installations.ts';
+import { seedHistory } from './seed-history.ts';
 
 export interface AdminIo {
   /** Opened only once the arguments are valid. */
@@ -29,7 +30,8 @@ export const ADMIN_USAGE = `Usage :
   npm run admin -- suspend --sync-id ID
   npm run admin -- resume --sync-id ID
   npm run admin -- set-expiry --sync-id ID --expires-at AAAA-MM-JJ[THH:MM:SSZ]|none
-  npm run admin -- list`;
+  npm run admin -- list
+  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K]`;
 
 class UsageError extends Error {}
 
@@ -41,6 +43,9 @@ const OPTIONS = {
   options: { type: 'string' },
   software: { type: 'string' },
   'expires-at': { type: 'string' },
+  records: { type: 'string' },
+  transactions: { type: 'string' },
+  installations: { type: 'string' },
 } as const;
 
 /** An instant from --expires-at: a date (midnight UTC) or an ISO instant; null for 'none'. */
@@ -60,6 +65,16 @@ function required(values: Record<string, unknown>, name: string): string {
   if (typeof value !== 'string' || value === '')
     throw new UsageError(`Argument obligatoire manquant : --${name}.`);
   return value;
+}
+
+/** A whole number option (`--records 1000000`, also `1_000_000`); `fallback` when absent. */
+function count(values: Record<string, unknown>, name: string, fallback: number): number {
+  const value = values[name];
+  if (value === undefined) return fallback;
+  const text = String(value).replace(/_/g, '');
+  if (!/^\d{1,9}$/.test(text))
+    throw new UsageError(`--${name} : nombre entier positif attendu (${String(value)}).`);
+  return Number(text);
 }
 
 function readConfigFile(path: string): string {
@@ -169,6 +184,20 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
               }),
             );
           }
+        });
+        return 0;
+      }
+      case 'seed-history': {
+        const options = {
+          syncId: required(values, 'sync-id'),
+          records: count(values, 'records', 0),
+          transactions: count(values, 'transactions', 0),
+          installations: count(values, 'installations', 1),
+        };
+        if (options.installations < 1) throw new UsageError('--installations : au moins 1.');
+        await withDb(io, async (db) => {
+          const result = await seedHistory(db, { ...options, progress: (line) => io.err(line) });
+          io.out(JSON.stringify(result));
         });
         return 0;
       }
