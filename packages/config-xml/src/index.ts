@@ -47,3 +47,17 @@ export { checkDataElement } from './connector/data.ts';
 export { parseRecord, RECORD_MAX_BYTES, type RecordDocument } from './record/check.ts';
 export { decodeRecordText, encodeRecordText } from './record/codec.ts';
 export { recordAttachments, type TRecordAttachment } from './record/attachments.ts';
+export {
+  automateOrderXml,
+  encodeAutomateOrder,
+  readOrderIdentity,
+  ORDER_REQUESTER,
+  type AutomateOrder,
+} from './automate/order.ts';
+export {
+  readAutomateAnswer,
+  cleanRetInfo,
+  AUTOMATE_ANSWER_MAX_BYTES,
+  RET_INFO_MAX_CHARS,
+  type AutomateAnswer,
+} from './automate/answer.ts';

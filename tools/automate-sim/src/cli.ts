@@ -1,6 +1,7 @@
 /**
  * `npm run automate -- --server URL --sync-id ID --token TOKEN [options]` (see --help and the
- * README). Runs until SIGINT or SIGTERM. Exit code 2 on a wrong command line.
+ * README). Runs until SIGINT or SIGTERM (or, started with an IPC channel, until its parent is
+ * gone). Exit code 2 on a wrong command line.
  */
 import { OptionsError, parseArgs, USAGE } from './options.ts';
 import { startAutomateSim } from './sim.ts';
@@ -22,13 +23,15 @@ async function main(): Promise<void> {
   }
   const sim = await startAutomateSim(parsed.options);
   let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      void sim.stop().then(() => process.exit(0));
-    });
-  }
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void sim.stop().then(() => process.exit(0));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);
+  // Started by a parent with an IPC channel (the console's demo): stop when the parent is gone,
+  // whatever ended it (Ctrl-C, a crash, kill -9).
+  if (process.send) process.on('disconnect', stop);
 }
 
 main().catch((err: unknown) => {

@@ -3,27 +3,14 @@
  * then standard base64 without line breaks, sent as the path of one GET. `decodeOrder` reads and
  * checks it as the automate service does; `encodeOrder` writes one (tests, scripted peers).
  */
-import { escapeText } from '@synchro/config-xml';
+import { automateOrderXml, encodeAutomateOrder, type AutomateOrder } from '@synchro/config-xml';
 import { childOf, childText, parseXml, XmlReadError } from './xml-tree.ts';
 
 export type SyncType = 'C' | 'R' | 'I';
 export const SYNC_TYPES: readonly SyncType[] = ['C', 'R', 'I'];
 
-export interface SyncOrder {
-  /** IDInterne_Demande: the uuid of this order. */
-  requestId: string;
-  /** TimeStamp: ISO 8601, UTC. */
-  timestamp: string;
-  type: SyncType;
-  /** Connecteur_Exe: Info/Exe of the configuration. */
-  connectorExe: string;
-  /** Connecteur_Indice: Info/Serial of the configuration. */
-  connectorIndex: string;
-  /** IDSynchro: the installation's sync id. */
-  syncId: string;
-  /** IDDeviceDemandeur ('Connecteur' from the console). */
-  requester: string;
-}
+/** The order's fields: config-xml's AutomateOrder (the console writes orders with the same code). */
+export type SyncOrder = AutomateOrder;
 
 export type DecodedOrder = { ok: true; order: SyncOrder } | { ok: false; reason: string; requestId?: string };
 
@@ -34,32 +21,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const BASE64_CHARS = /^[A-Za-z0-9+/]+={0,2}$/;
 
-function element(name: string, value: string): string {
-  return value === '' ? `<${name}/>` : `<${name}>${escapeText(value, '\n')}</${name}>`;
-}
-
 /** The order XML, without declaration. */
-export function orderXml(order: SyncOrder): string {
-  return (
-    '<Automate>' +
-    element('IDInterne_Demande', order.requestId) +
-    element('Instruction', 'SYNCHRO') +
-    element('TimeStamp', order.timestamp) +
-    '<SYNCHRO>' +
-    element('TypeSync', order.type) +
-    element('Connecteur_Exe', order.connectorExe) +
-    element('Connecteur_Indice', order.connectorIndex) +
-    '<LCommande3/>' +
-    element('IDSynchro', order.syncId) +
-    element('IDDeviceDemandeur', order.requester) +
-    '</SYNCHRO></Automate>'
-  );
-}
+export const orderXml = automateOrderXml;
 
 /** The URL path payload of an order: base64 of its UTF-8 XML. */
-export function encodeOrder(order: SyncOrder): string {
-  return Buffer.from(orderXml(order), 'utf8').toString('base64');
-}
+export const encodeOrder = encodeAutomateOrder;
 
 /**
  * The payload of a request path when it can be an order (characters of standard base64 only,
