@@ -1,7 +1,8 @@
-import { connectorTimeToUtc, type TPayloadIssue } from '@synchro/contracts';
+import type { TPayloadIssue } from '@synchro/contracts';
 import { decodeConnectorText } from '@synchro/config-xml';
 import { AppError } from '../../http/errors.ts';
 import { connectorInvalid } from '../../http/validate.ts';
+import { connectorInstant } from '../../time/connector-time.ts';
 
 /**
  * What both batch routes (import records, transactions) share: times read in the installation's
@@ -11,7 +12,7 @@ import { connectorInvalid } from '../../http/validate.ts';
 
 /** The UTC instant of a connector time (already checked by the schema) in `zone`. */
 export function utcInstant(value: string, zone: string, path: string, issues: TPayloadIssue[]): Date {
-  const instant = connectorTimeToUtc(value, zone);
+  const instant = connectorInstant(value, zone);
   if (instant === null || Number.isNaN(instant.getTime())) {
     issues.push({ path, message: 'date et heure ISO 8601 attendues' });
     return new Date(0);
