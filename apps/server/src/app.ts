@@ -11,6 +11,7 @@ import { debugRoutes } from './features/debug/routes.ts';
 import { importHistoryRoutes } from './features/import-history/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
 import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
+import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
 import { CONNECTOR_API_PREFIX, connectorErrorBody } from './http/connector-api.ts';
@@ -37,6 +38,10 @@ export interface AppDeps {
   automateNetworks?: string | undefined;
   /** Rate limits of the connector API (tests lower them). */
   connectorRateLimits?: ConnectorRoutesOptions['rateLimits'];
+  /** Limits of the sync orders (timeout, answer size, rate limit); the defaults otherwise. */
+  syncOrders?: Partial<SyncOrderSettings>;
+  /** How GET /api/server-ip finds the server's address without PUBLIC_IP (tests replace it). */
+  outwardAddress?: () => Promise<string | null>;
 }
 
 const BODY_LIMIT = 60 * 1024 * 1024;
@@ -89,8 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   authRoutes(app, ctx);
   userRoutes(app, ctx);
   dashboardRoutes(app, ctx);
-  serverIpRoutes(app, ctx);
-  syncAutomateRoutes(app, ctx);
+  serverIpRoutes(app, ctx, deps.outwardAddress);
+  syncAutomateRoutes(app, ctx, deps.syncOrders);
   configurationRoutes(app, ctx);
   debugRoutes(app, ctx);
   importHistoryRoutes(app, ctx);

@@ -19,6 +19,29 @@ export const ZDashboardSource = z.object({
 });
 export type TDashboardSource = z.infer<typeof ZDashboardSource>;
 
+/** Hours of silence after which the automate service is shown offline (legacy-system.md §4). */
+export const AUTOMATE_OFFLINE_AFTER_HOURS = 24;
+
+/**
+ * The automate service as it reports itself to the console (its newest registration), beside
+ * what the configuration says of it (`automate`).
+ */
+export const ZAutomateService = z.object({
+  /** False when it never reported. */
+  registered: z.boolean(),
+  /** Reported within AUTOMATE_OFFLINE_AFTER_HOURS. */
+  online: z.boolean(),
+  /** ISO 8601 UTC instant of its newest report. */
+  lastReportAt: z.string().nullable(),
+  /** Seconds between that report and the server's clock when the view was built. */
+  lastReportAgeSeconds: z.number().int().nonnegative().nullable(),
+  version: z.string().nullable(),
+  machineName: z.string().nullable(),
+  /** Where orders are sent: `203.0.113.5:8080`, `[2001:db8::5]:8080`. */
+  address: z.string().nullable(),
+});
+export type TAutomateService = z.infer<typeof ZAutomateService>;
+
 /** GET /api/dashboard: the typed view of the Général screen, computed by the server. */
 export const ZDashboardView = z.object({
   syncId: z.string(),
@@ -26,6 +49,7 @@ export const ZDashboardView = z.object({
   premium: z.boolean(),
   connectorVersion: z.string().nullable(),
   automate: z.object({ state: ZAutomateState, label: z.string().nullable() }),
+  automateService: ZAutomateService,
   /** ISO 8601 UTC instants; the connector's zone-less timestamps read in the installation's zone. */
   configUpdatedAt: z.string().nullable(),
   sources: z.array(ZDashboardSource),
@@ -47,9 +71,37 @@ export type TDashboardView = z.infer<typeof ZDashboardView>;
 /** POST /api/sync-automate */
 export const ZSyncAutomateRequest = z.object({ type: ZSyncType });
 export type TSyncAutomateRequest = z.infer<typeof ZSyncAutomateRequest>;
-export const ZSyncAutomateResponse = z.object({ retInfo: z.string(), retSync: z.number().int() });
+/** What became of a sync order (docs/server.md, Sync orders); retInfo says it in French. */
+export const ZSyncOrderOutcome = z.enum([
+  'accepted',
+  'refused',
+  'not-premium',
+  'no-automate',
+  'address-refused',
+  'busy',
+  'rate-limited',
+  'unreachable',
+  'timeout',
+  'redirect',
+  'answer-too-large',
+  'malformed-answer',
+]);
+export type TSyncOrderOutcome = z.infer<typeof ZSyncOrderOutcome>;
+export const ZSyncAutomateResponse = z.object({
+  retInfo: z.string(),
+  retSync: z.number().int(),
+  /** Added to the legacy answer; absent from older servers. */
+  outcome: ZSyncOrderOutcome.optional(),
+});
 export type TSyncAutomateResponse = z.infer<typeof ZSyncAutomateResponse>;
 
 /** GET /api/server-ip */
-export const ZServerIp = z.object({ ip: z.string() });
+export const ZServerIp = z.object({
+  ip: z.string(),
+  /**
+   * Added to the legacy answer: `configured` (PUBLIC_IP) or `interface` (the address of the
+   * server's default route, which may be a private one behind a NAT).
+   */
+  source: z.enum(['configured', 'interface']).optional(),
+});
 export type TServerIp = z.infer<typeof ZServerIp>;

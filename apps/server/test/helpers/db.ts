@@ -43,8 +43,23 @@ async function openPgliteCopy(): Promise<Db> {
   return db;
 }
 
-async function openPostgresSchema(url: string): Promise<Db> {
+/**
+ * Two connections (pools) to one fresh schema of the PostgreSQL at TEST_DATABASE_URL: what two
+ * server processes sharing a database see. The first one's close drops the schema; close the
+ * second one before.
+ */
+export async function openTestDbPair(): Promise<[Db, Db]> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('openTestDbPair needs TEST_DATABASE_URL');
   const schema = `test_${randomBytes(6).toString('hex')}`;
+  const first = await openPostgresSchema(url, schema);
+  return [first, openPostgres({ connectionString: url, schema, max: 4 })];
+}
+
+async function openPostgresSchema(
+  url: string,
+  schema = `test_${randomBytes(6).toString('hex')}`,
+): Promise<Db> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {

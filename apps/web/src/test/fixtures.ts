@@ -17,6 +17,15 @@ export const demoDashboard: TDashboardView = {
   premium: true,
   connectorVersion: '6.19.4',
   automate: { state: 'installed', label: 'Version : 6.11.23.9' },
+  automateService: {
+    registered: true,
+    online: true,
+    lastReportAt: '2025-03-10T11:57:00.000Z',
+    lastReportAgeSeconds: 180,
+    version: '6.11.23.9',
+    machineName: 'SRV-ERP',
+    address: '203.0.113.5:8080',
+  },
   configUpdatedAt: '2025-03-05T08:33:00.664Z',
   sources: [
     { position: 1, provider: 'SQLOLEDB', status: 1, statusLabel: 'Connexion réussie', failed: false },

@@ -260,3 +260,54 @@ describe('dashboard rules', () => {
     expect(isStale('2025-02-28T23:30:00Z', new Date('2025-03-04T00:00:00Z'), 'Europe/Paris')).toBe(true);
   });
 });
+
+describe('the automate service (its newest report)', () => {
+  const register = (syncId: string, ip: string, reportedAt: Date) =>
+    db.query(
+      `INSERT INTO automate_registrations (installation_id, ip, port, version, machine_name, reported_at)
+       SELECT id, $2, 8080, '6.11.23.9', 'SRV-ERP', $3 FROM installations WHERE sync_id = $1
+       ON CONFLICT (installation_id) DO UPDATE SET ip = EXCLUDED.ip, reported_at = EXCLUDED.reported_at`,
+      [syncId, ip, reportedAt],
+    );
+
+  it('never registered: offline, nothing known', async () => {
+    clock = new Date('2025-03-10T12:00:00Z');
+    await addInstallation(db, { syncId: 'AUTOSV01' });
+    expect((await dashboard('AUTOSV01')).automateService).toEqual({
+      registered: false,
+      online: false,
+      lastReportAt: null,
+      lastReportAgeSeconds: null,
+      version: null,
+      machineName: null,
+      address: null,
+    });
+  });
+
+  it('online within 24 hours of its last report, offline after, with its age, version and machine', async () => {
+    clock = new Date('2025-03-10T12:00:00Z');
+    await register('AUTOSV01', '203.0.113.5', new Date('2025-03-10T11:57:00Z'));
+    expect((await dashboard('AUTOSV01')).automateService).toEqual({
+      registered: true,
+      online: true,
+      lastReportAt: '2025-03-10T11:57:00.000Z',
+      lastReportAgeSeconds: 180,
+      version: '6.11.23.9',
+      machineName: 'SRV-ERP',
+      address: '203.0.113.5:8080',
+    });
+    clock = new Date('2025-03-11T11:57:00Z'); // exactly 24 h: still online
+    expect((await dashboard('AUTOSV01')).automateService.online).toBe(true);
+    clock = new Date('2025-03-11T11:57:01Z');
+    expect((await dashboard('AUTOSV01')).automateService).toMatchObject({
+      online: false,
+      lastReportAgeSeconds: 86_401,
+    });
+  });
+
+  it('writes an IPv6 address in brackets', async () => {
+    clock = new Date('2025-03-10T12:00:00Z');
+    await register('AUTOSV01', '2001:db8::5', new Date('2025-03-10T11:59:00Z'));
+    expect((await dashboard('AUTOSV01')).automateService.address).toBe('[2001:db8::5]:8080');
+  });
+});

@@ -1,6 +1,7 @@
 import type { TDashboardView } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { findAutomateRegistration } from '../../domain/automate-registrations.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { buildDashboard } from './service.ts';
 
@@ -8,6 +9,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/dashboard', { preHandler: requireSession(ctx) }, async (request): Promise<TDashboardView> => {
     const { installation, configVersion } = currentSignIn(request);
     const config = await ctx.configs.at(ctx.db, installation.id, configVersion);
-    return buildDashboard(installation, config, ctx.now());
+    const registration = await findAutomateRegistration(ctx.db, installation.id);
+    return buildDashboard(installation, config, registration, ctx.now());
   });
 }

@@ -8,6 +8,7 @@ import {
   readTerminals,
   type ConfigDocument,
 } from '@synchro/config-xml';
+import { automateServiceView, type AutomateRegistration } from '../../domain/automate-registrations.ts';
 import { derive, type CachedConfig } from '../../domain/config-cache.ts';
 import { documentOr422, readOr422 } from '../../domain/config-reading.ts';
 import { connectorTimestampToIso, sameDayIn, zoneOffsetMinutes } from '../../time/zoned.ts';
@@ -96,7 +97,12 @@ function dashboardInstants(config: CachedConfig, facts: DashboardFacts, zone: st
   }));
 }
 
-export function buildDashboard(installation: Installation, config: CachedConfig, now: Date): TDashboardView {
+export function buildDashboard(
+  installation: Installation,
+  config: CachedConfig,
+  registration: AutomateRegistration | null,
+  now: Date,
+): TDashboardView {
   const facts = dashboardFacts(config);
   const { info, lastSync, sources, declaredTerminals, planningCounts } = facts;
   const zone = installationZone(facts.configuredZone, installation.timeZone);
@@ -107,6 +113,7 @@ export function buildDashboard(installation: Installation, config: CachedConfig,
     premium: installation.premium,
     connectorVersion: info.connectorVersion,
     automate: { state: automateStateOf(info.automateInstall), label: info.automateLabel.trim() || null },
+    automateService: automateServiceView(registration, now),
     configUpdatedAt,
     sources,
     lastSync: {

@@ -3,12 +3,26 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireSession } from '../../http/session-guard.ts';
+import { outwardAddress } from '../../network/outward-address.ts';
 
-export const PUBLIC_IP_MISSING_MESSAGE = 'Adresse IP publique du serveur non configurée (variable PUBLIC_IP)';
+export const NO_NETWORK_MESSAGE =
+  "Adresse IP du serveur introuvable : le serveur n'a aucune route réseau vers l'extérieur. " +
+  'Indiquez son adresse publique dans la variable PUBLIC_IP.';
 
-export function serverIpRoutes(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * GET /api/server-ip (signed in only): PUBLIC_IP when set, else the address of the server's
+ * default route (read at each call: it follows a change of network). Behind a NAT that address
+ * is a private one: PUBLIC_IP gives the public one.
+ */
+export function serverIpRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  findAddress: () => Promise<string | null> = outwardAddress,
+): void {
   app.get('/api/server-ip', { preHandler: requireSession(ctx) }, async (): Promise<TServerIp> => {
-    if (!ctx.publicIp) throw new AppError(503, PUBLIC_IP_MISSING_MESSAGE, 'PUBLIC_IP_MISSING');
-    return { ip: ctx.publicIp };
+    if (ctx.publicIp) return { ip: ctx.publicIp, source: 'configured' };
+    const ip = await findAddress();
+    if (!ip) throw new AppError(503, NO_NETWORK_MESSAGE, 'NO_NETWORK');
+    return { ip, source: 'interface' };
   });
 }

@@ -2,16 +2,22 @@ import { ZSyncAutomateRequest, type TSyncAutomateResponse } from '@synchro/contr
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { parseOr400 } from '../../http/validate.ts';
-import { currentInstallation, requireSession } from '../../http/session-guard.ts';
-import { requestSync } from './service.ts';
+import { currentSignIn, requireSession } from '../../http/session-guard.ts';
+import { DEFAULT_SYNC_ORDER_SETTINGS, requestSync, type SyncOrderSettings } from './service.ts';
 
-export function syncAutomateRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function syncAutomateRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  settings: Partial<SyncOrderSettings> = {},
+): void {
+  const effective: SyncOrderSettings = { ...DEFAULT_SYNC_ORDER_SETTINGS, ...settings };
   app.post(
     '/api/sync-automate',
     { preHandler: requireSession(ctx) },
     async (request): Promise<TSyncAutomateResponse> => {
       const { type } = parseOr400(ZSyncAutomateRequest, request.body);
-      return requestSync(ctx.db, currentInstallation(request), type, request.ip);
+      const { installation, configVersion } = currentSignIn(request);
+      return requestSync(ctx, { installation, configVersion, type, userAddress: request.ip }, effective);
     },
   );
 }
