@@ -9,12 +9,20 @@ import {
   ZSyncHistoryXmlSaved,
   type TSyncHistoryPage,
 } from '@synchro/contracts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import { insertRecords, insertRecordSeries, SIMPLE_ENREG } from '../../../test/helpers/history.ts';
 import type { Db } from '../../db/types.ts';
+
+/** The sanitised real record (byte order mark, CRLF), as config-xml's tests keep it. */
+const REAL_RECORD = join(
+  import.meta.dirname,
+  '../../../../../packages/config-xml/test/fixtures/enreg-devis.xml',
+);
 
 let db: Db;
 let app: FastifyInstance;
@@ -591,6 +599,22 @@ describe('GET and PUT /api/sync-history/{id}/xml', () => {
     expect(entries.map((e) => e.details)).toEqual([
       { IDInterne: 'X2', sizeBytes: Buffer.byteLength(edited) },
     ]);
+  });
+
+  it('a record starting with a byte order mark (the real one) keeps it through GET and an unchanged PUT', async () => {
+    const { id, cookie } = await fresh();
+    const real = readFileSync(REAL_RECORD, 'utf8');
+    expect(real.charCodeAt(0)).toBe(0xfeff);
+    await insertRecords(db, id, [{ IDInterne: 'BOM', DateHeure: '2025-01-01T10:00:00Z', Enreg: real }]);
+    const view = ZSyncHistoryXml.parse((await getXml(cookie, 'BOM')).json());
+    expect(view.enreg.charCodeAt(0)).toBe(0xfeff);
+    const res = await putXml(cookie, 'BOM', { xml: view.enreg });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await db.query<{ same: boolean }>(
+      `SELECT enreg = $3 AS same FROM import_records WHERE installation_id = $1 AND id_interne = $2`,
+      [id, 'BOM', real],
+    );
+    expect(row?.same).toBe(true);
   });
 
   it.each([

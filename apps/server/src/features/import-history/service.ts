@@ -9,6 +9,7 @@ import {
   type TSyncHistoryQuery,
   type TSyncHistoryRow,
 } from '@synchro/contracts';
+import { exactText, storedText } from '../../db/text-column.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
@@ -176,12 +177,13 @@ export async function recordText(
   column: 'enreg' | 'log',
 ): Promise<string> {
   if (!isPlausibleRecordId(idInterne)) throw recordNotFound();
+  // Read exactly as stored: a record may start with a byte order mark (the real one does).
   const [row] = await db.query<{ text: string }>(
-    `SELECT ${column} AS text FROM import_records WHERE installation_id = $1 AND id_interne = $2`,
+    `SELECT ${exactText(column, 'text')} FROM import_records WHERE installation_id = $1 AND id_interne = $2`,
     [installationId, idInterne],
   );
   if (!row) throw recordNotFound();
-  return row.text;
+  return storedText(row.text);
 }
 
 /**
