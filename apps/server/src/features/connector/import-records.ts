@@ -12,14 +12,14 @@ import { ConfigXmlError, encodeConnectorText, parseRecord } from '@synchro/confi
 import { exactText, storedText } from '../../db/text-column.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { concurrentBatch, firstOfEachId, refuseIfIssues, shownText, utcInstant } from './batch.ts';
+import { shownText, utcInstant, writeBatch } from './batch.ts';
 import { QUEUE_MAX_ENREG_BYTES } from './limits.ts';
 
 /**
- * Import records (docs/connector-api.md): a batch stored all or nothing in one statement,
- * idempotent on `IDInterne` within the installation; the import queue; the result of an import.
- * Short texts are stored decoded (display, search, CSV); `id_interne`, `enreg` and `log` exactly
- * as sent.
+ * Import records (docs/connector-api.md): a batch stored all or nothing in one transaction
+ * (multi-row statements of RECORDS_PER_STATEMENT), idempotent on `IDInterne` within the
+ * installation; the import queue; the result of an import. Short texts are stored decoded
+ * (display, search, CSV); `id_interne`, `enreg` and `log` exactly as sent.
  */
 
 /** The short texts the queue gives back, by their contract name. */
@@ -60,13 +60,21 @@ function sentTextsOf(record: TImportRecord, shown: Record<QueueText, string>): s
   return kept ? JSON.stringify(kept) : null;
 }
 
+/** Records per statement: the next chunk is checked while the database writes one. */
+export const RECORDS_PER_STATEMENT = 100;
+
 /**
- * Checks what the schema cannot (each `Enreg` with the engine's safe record check, each time in
- * the zone) and builds the rows; 400 naming every faulty field and its index, nothing written.
+ * The rows of a chunk of records, with what the schema cannot check: each `Enreg` through the
+ * engine's safe record check, each time in the zone (faults named with their index in the batch).
  */
-export function prepareRecords(records: readonly TImportRecord[], zone: string): RecordRow[] {
-  const issues: TPayloadIssue[] = [];
-  const rows = records.map((r, i): RecordRow => {
+function prepareRecords(
+  records: readonly TImportRecord[],
+  zone: string,
+  offset: number,
+  issues: TPayloadIssue[],
+): RecordRow[] {
+  return records.map((r, k): RecordRow => {
+    const i = offset + k;
     try {
       parseRecord(r.Enreg);
     } catch (err) {
@@ -92,8 +100,6 @@ export function prepareRecords(records: readonly TImportRecord[], zone: string):
       file: storedFile(r.Fichier),
     };
   });
-  refuseIfIssues(issues);
-  return rows;
 }
 
 const INSERT_RECORDS = `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure,
@@ -107,49 +113,50 @@ const INSERT_RECORDS = `INSERT INTO import_records (installation_id, id_interne,
 const INSERT_FILES = `INSERT INTO import_record_files (record_id, name, size, content)
   SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bytea[])`;
 
+/** One multi-row statement for the records of a chunk, one for their files; the records inserted. */
+async function writeRecords(
+  tx: Queryable,
+  installationId: string,
+  rows: RecordRow[],
+  now: Date,
+): Promise<number> {
+  const inserted = await tx.query<{ id: string; idInterne: string }>(INSERT_RECORDS, [
+    installationId,
+    rows.map((r) => r.idInterne),
+    rows.map((r) => r.typeEnreg),
+    rows.map((r) => r.refDoc),
+    rows.map((r) => r.dateHeure),
+    rows.map((r) => r.numLigne),
+    rows.map((r) => r.typeElement),
+    rows.map((r) => r.etat),
+    rows.map((r) => r.log),
+    rows.map((r) => r.enreg),
+    rows.map((r) => r.file !== null),
+    rows.map((r) => r.sentTexts),
+    now,
+  ]);
+  await insertFiles(tx, rows, inserted);
+  return inserted.length;
+}
+
 /**
- * POST /api/connector/v1/import-records: one statement for the records and, in the same
- * transaction, one for their files. A record already stored (or earlier in the same batch) is
- * left as it is and counted as a duplicate.
+ * POST /api/connector/v1/import-records (validated by its schema): all or nothing in one
+ * transaction (writeBatch). A record already stored, or earlier in the same batch, is left as it
+ * is and counted as a duplicate.
  */
-export async function insertRecords(
+export async function ingestRecords(
   db: Db,
   installationId: string,
-  rows: readonly RecordRow[],
+  records: readonly TImportRecord[],
+  zone: string,
   now: Date,
 ): Promise<TConnectorBatchAnswer> {
-  const unique = firstOfEachId(rows, (r) => r.idInterne);
-  if (unique.length === 0) return { inserted: 0, duplicates: rows.length };
-  const params = [
-    installationId,
-    unique.map((r) => r.idInterne),
-    unique.map((r) => r.typeEnreg),
-    unique.map((r) => r.refDoc),
-    unique.map((r) => r.dateHeure),
-    unique.map((r) => r.numLigne),
-    unique.map((r) => r.typeElement),
-    unique.map((r) => r.etat),
-    unique.map((r) => r.log),
-    unique.map((r) => r.enreg),
-    unique.map((r) => r.file !== null),
-    unique.map((r) => r.sentTexts),
-    now,
-  ];
-  const answer = (inserted: readonly unknown[]) => ({
-    inserted: inserted.length,
-    duplicates: rows.length - inserted.length,
+  return writeBatch(db, records, {
+    chunkSize: RECORDS_PER_STATEMENT,
+    prepare: (chunk, offset, issues) => prepareRecords(chunk, zone, offset, issues),
+    idOf: (r) => r.idInterne,
+    write: (tx, rows) => writeRecords(tx, installationId, rows, now),
   });
-  try {
-    // Without files the one statement is atomic on its own: no transaction round trips.
-    if (!unique.some((r) => r.file !== null)) return answer(await db.query(INSERT_RECORDS, params));
-    return await db.transaction(async (tx) => {
-      const inserted = await tx.query<{ id: string; idInterne: string }>(INSERT_RECORDS, params);
-      await insertFiles(tx, unique, inserted);
-      return answer(inserted);
-    });
-  } catch (err) {
-    throw concurrentBatch(err);
-  }
 }
 
 async function insertFiles(

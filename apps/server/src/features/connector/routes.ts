@@ -19,14 +19,14 @@ import { parseConnectorOr400 } from '../../http/validate.ts';
 import { connectorCaller, requireConnector } from './auth.ts';
 import { registerAutomate } from './automate.ts';
 import { parseIfNoneMatch, readConfigurationText, writeConnectorParts } from './configuration.ts';
-import { applyResult, insertRecords, prepareRecords, readQueue } from './import-records.ts';
+import { applyResult, ingestRecords, readQueue } from './import-records.ts';
 import {
   BODY_LIMITS,
   DEFAULT_RATE_LIMITS,
   type ConnectorBucket,
   type ConnectorRateLimits,
 } from './limits.ts';
-import { insertTransactions, prepareTransactions } from './transactions.ts';
+import { ingestTransactions } from './transactions.ts';
 
 export interface ConnectorRoutesOptions {
   /** Requests per installation and minute, by route group (DEFAULT_RATE_LIMITS otherwise). */
@@ -95,8 +95,8 @@ export function connectorRoutes(
     route('import-records', BODY_LIMITS.importRecords),
     async (request): Promise<TConnectorBatchAnswer> => {
       const { records } = parseConnectorOr400(ZImportRecordsRequest, request.body);
-      const rows = prepareRecords(records, await zoneOf(request));
-      return insertRecords(ctx.db, connectorCaller(request).installation.id, rows, ctx.now());
+      const zone = await zoneOf(request);
+      return ingestRecords(ctx.db, connectorCaller(request).installation.id, records, zone, ctx.now());
     },
   );
 
@@ -125,8 +125,14 @@ export function connectorRoutes(
     route('transactions', BODY_LIMITS.transactions),
     async (request): Promise<TConnectorBatchAnswer> => {
       const { transactions } = parseConnectorOr400(ZTransactionsRequest, request.body);
-      const rows = prepareTransactions(transactions, await zoneOf(request));
-      return insertTransactions(ctx.db, connectorCaller(request).installation.id, rows, ctx.now());
+      const zone = await zoneOf(request);
+      return ingestTransactions(
+        ctx.db,
+        connectorCaller(request).installation.id,
+        transactions,
+        zone,
+        ctx.now(),
+      );
     },
   );
 }

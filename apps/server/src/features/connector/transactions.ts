@@ -1,11 +1,11 @@
 import type { TConnectorBatchAnswer, TPayloadIssue, TTransaction } from '@synchro/contracts';
-import type { Db } from '../../db/types.ts';
-import { concurrentBatch, firstOfEachId, refuseIfIssues, shownText, utcInstant } from './batch.ts';
+import type { Db, Queryable } from '../../db/types.ts';
+import { shownText, utcInstant, writeBatch } from './batch.ts';
 
 /**
- * Transactions (docs/connector-api.md): a batch stored all or nothing in one statement,
- * idempotent on `ID` within the installation. Short texts are stored decoded; the `ID` and the
- * `Log` exactly as sent.
+ * Transactions (docs/connector-api.md): a batch stored all or nothing in one transaction
+ * (multi-row statements of TRANSACTIONS_PER_STATEMENT), idempotent on `ID` within the
+ * installation. Short texts are stored decoded; the `ID` and the `Log` exactly as sent.
  */
 
 interface TransactionRow {
@@ -20,13 +20,20 @@ interface TransactionRow {
   log: string;
 }
 
-/** The rows of a validated batch; 400 naming every faulty field and its index, nothing written. */
-export function prepareTransactions(transactions: readonly TTransaction[], zone: string): TransactionRow[] {
-  const issues: TPayloadIssue[] = [];
-  const rows = transactions.map((t, i): TransactionRow => ({
+/** Transactions per statement: the next chunk is checked while the database writes one. */
+export const TRANSACTIONS_PER_STATEMENT = 250;
+
+/** The rows of a chunk of transactions (times faulty there named with their index in the batch). */
+function prepareTransactions(
+  transactions: readonly TTransaction[],
+  zone: string,
+  offset: number,
+  issues: TPayloadIssue[],
+): TransactionRow[] {
+  return transactions.map((t, k): TransactionRow => ({
     txId: t.ID,
     err: t.Err,
-    dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `transactions[${i}].DateHeureTrt`, issues),
+    dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `transactions[${offset + k}].DateHeureTrt`, issues),
     numTransaction: shownText(t.NumTransaction),
     typeDoc: shownText(t.TypeDoc),
     refDoc: shownText(t.RefDoc),
@@ -34,50 +41,56 @@ export function prepareTransactions(transactions: readonly TTransaction[], zone:
     libelleTablette: shownText(t.LibelleTablette),
     log: t.Log,
   }));
-  refuseIfIssues(issues);
-  return rows;
 }
 
-const INSERT_TRANSACTIONS = `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt,
-    num_transaction, type_doc, ref_doc, id_tablette, libelle_tablette, log, received_at)
+const INSERT_TRANSACTIONS = `WITH inserted AS (
+  INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc,
+    id_tablette, libelle_tablette, log, received_at)
   SELECT $1, t.*, $11
   FROM unnest($2::text[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[],
     $9::text[], $10::text[]) AS t
-  ON CONFLICT (installation_id, tx_id) DO NOTHING`;
+  ON CONFLICT (installation_id, tx_id) DO NOTHING
+  RETURNING 1)
+  SELECT count(*)::int AS n FROM inserted`;
+
+async function writeTransactions(
+  tx: Queryable,
+  installationId: string,
+  rows: TransactionRow[],
+  now: Date,
+): Promise<number> {
+  const [row] = await tx.query<{ n: number }>(INSERT_TRANSACTIONS, [
+    installationId,
+    rows.map((r) => r.txId),
+    rows.map((r) => r.err),
+    rows.map((r) => r.dateHeureTrt),
+    rows.map((r) => r.numTransaction),
+    rows.map((r) => r.typeDoc),
+    rows.map((r) => r.refDoc),
+    rows.map((r) => r.idTablette),
+    rows.map((r) => r.libelleTablette),
+    rows.map((r) => r.log),
+    now,
+  ]);
+  return row?.n ?? 0;
+}
 
 /**
- * POST /api/connector/v1/transactions: one statement (atomic on its own). A transaction already
- * stored (or earlier in the same batch) is left as it is and counted as a duplicate.
+ * POST /api/connector/v1/transactions (validated by its schema): all or nothing in one
+ * transaction (writeBatch). A transaction already stored, or earlier in the same batch, is left
+ * as it is and counted as a duplicate.
  */
-export async function insertTransactions(
+export async function ingestTransactions(
   db: Db,
   installationId: string,
-  rows: readonly TransactionRow[],
+  transactions: readonly TTransaction[],
+  zone: string,
   now: Date,
 ): Promise<TConnectorBatchAnswer> {
-  const unique = firstOfEachId(rows, (r) => r.txId);
-  if (unique.length === 0) return { inserted: 0, duplicates: rows.length };
-  try {
-    // One statement: atomic on its own, no transaction round trips needed.
-    const [row] = await db.query<{ n: number }>(
-      `WITH inserted AS (${INSERT_TRANSACTIONS} RETURNING 1) SELECT count(*)::int AS n FROM inserted`,
-      [
-        installationId,
-        unique.map((r) => r.txId),
-        unique.map((r) => r.err),
-        unique.map((r) => r.dateHeureTrt),
-        unique.map((r) => r.numTransaction),
-        unique.map((r) => r.typeDoc),
-        unique.map((r) => r.refDoc),
-        unique.map((r) => r.idTablette),
-        unique.map((r) => r.libelleTablette),
-        unique.map((r) => r.log),
-        now,
-      ],
-    );
-    const inserted = row?.n ?? 0;
-    return { inserted, duplicates: rows.length - inserted };
-  } catch (err) {
-    throw concurrentBatch(err);
-  }
+  return writeBatch(db, transactions, {
+    chunkSize: TRANSACTIONS_PER_STATEMENT,
+    prepare: (chunk, offset, issues) => prepareTransactions(chunk, zone, offset, issues),
+    idOf: (r) => r.txId,
+    write: (tx, rows) => writeTransactions(tx, installationId, rows, now),
+  });
 }
