@@ -1,0 +1,386 @@
+/**
+ * Ingestion through the connector API v1 against a raw multi-row INSERT of the same rows, in the
+ * same run, on the embedded database (PGlite) and on PostgreSQL.
+ *
+ *   npm run build -w @synchro/server
+ *   npx tsx bench/connector/ingest.ts [--records 100000] [--transactions 100000]
+ *     [--db both|embedded|postgres] [--in-flight 1] [--no-readme] [--profile DIR]
+ *
+ * The server is the built one (`apps/server/dist/main.js`), a process of its own with a fresh
+ * database: a temporary DATA_DIR, or a schema of its own in PostgreSQL (POSTGRES_URL, default
+ * postgres://postgres@127.0.0.1:5432/test), dropped at the end. Import records (about 2 KB of
+ * `Enreg` each) go in batches of 500, transactions in batches of 1 000, each answer checked;
+ * bodies are built before the clock starts. Then, the server stopped, the same rows (already in
+ * their stored form) go into the same tables for a second installation as multi-row
+ * `INSERT … VALUES (…), (…)` statements of the same batch sizes, from this process. The table is
+ * written to bench/README.md (section « Connector API: ingestion »).
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { connectorTimeToUtc } from '@synchro/contracts';
+import { decodeConnectorText } from '@synchro/config-xml';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { describeMachine } from '../config-xml/machine.ts';
+import { recordOf, transactionOf } from './rows.ts';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const ZONE = 'Europe/Paris'; // the demo configuration's Planifications/FuseauHoraire
+
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    transactions: { type: 'string', default: '100000' },
+    db: { type: 'string', default: 'both' },
+    'in-flight': { type: 'string', default: '1' },
+    'no-readme': { type: 'boolean', default: false },
+    /** Writes a CPU profile of the server (node --cpu-prof) into this folder. */
+    profile: { type: 'string' },
+  },
+});
+const RECORDS = Number(args.records);
+const TRANSACTIONS = Number(args.transactions);
+const IN_FLIGHT = Number(args['in-flight']);
+const RECORD_BATCH = 500;
+const TX_BATCH = 1000;
+const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+// ---------------------------------------------------------------------------------------------
+// The server process
+
+interface Target {
+  name: 'embedded' | 'postgres';
+  env: Record<string, string>;
+  cleanup: () => Promise<void>;
+}
+
+function admin(target: Target, ...argv: string[]): string {
+  const res = spawnSync(process.execPath, [join(REPO, 'apps/server/dist/cli.js'), ...argv], {
+    env: { ...process.env, ...target.env },
+    encoding: 'utf8',
+  });
+  if (res.status !== 0) throw new Error(`admin ${argv[0]}: ${res.stderr}`);
+  return res.stdout;
+}
+
+function createInstallation(target: Target, syncId: string): string {
+  const out = admin(
+    target,
+    'create-installation',
+    '--sync-id',
+    syncId,
+    '--client-id',
+    'bench-secret',
+    '--config',
+    join(REPO, 'apps/server/demo/connexion-ebp-gescom.xml'),
+    '--premium',
+  );
+  return (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { connectorToken: string }).connectorToken;
+}
+
+async function startServer(target: Target, port: number): Promise<ChildProcess> {
+  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(args.profile)}`] : [];
+  const child = spawn(process.execPath, [...profile, join(REPO, 'apps/server/dist/main.js')], {
+    env: { ...process.env, ...target.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  for (let i = 0; i < 600; i++) {
+    if (output.includes('Console Synchro démarrée')) return child;
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not start: ${output}`);
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Through the API
+
+async function postAll(
+  url: string,
+  token: string,
+  bodies: string[],
+  expected: (i: number) => number,
+): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < bodies.length) {
+      const i = next++;
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: bodies[i],
+      });
+      const answer = (await res.json()) as { inserted?: number; message?: string };
+      if (res.status !== 200 || answer.inserted !== expected(i))
+        throw new Error(`batch ${i}: ${res.status} ${JSON.stringify(answer)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return performance.now() - started;
+}
+
+function batches<T>(count: number, size: number, make: (n: number) => T): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < count; start += size)
+    out.push(Array.from({ length: Math.min(size, count - start) }, (_, i) => make(start + i)));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The raw INSERT: the same rows in their stored form
+
+type Row = unknown[];
+
+function storedRecord(installationId: string, n: number): Row {
+  const r = recordOf(n, 'RAWREC');
+  return [
+    installationId,
+    r.IDInterne,
+    decodeConnectorText(r.TypeEnreg),
+    decodeConnectorText(r.RefDoc),
+    connectorTimeToUtc(r.DateHeure, ZONE),
+    r.NumLigne,
+    decodeConnectorText(r.TypeElement),
+    r.Etat,
+    r.Log ?? '',
+    r.Enreg,
+    false,
+  ];
+}
+
+function storedTransaction(installationId: string, n: number): Row {
+  const t = transactionOf(n, 'RAWTX');
+  return [
+    installationId,
+    t.ID,
+    t.Err,
+    connectorTimeToUtc(t.DateHeureTrt, ZONE),
+    decodeConnectorText(t.NumTransaction),
+    decodeConnectorText(t.TypeDoc),
+    decodeConnectorText(t.RefDoc),
+    decodeConnectorText(t.IDTablette),
+    decodeConnectorText(t.LibelleTablette),
+    t.Log,
+  ];
+}
+
+const RECORD_COLUMNS =
+  'installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne, type_element, etat, log, enreg, has_file';
+const TX_COLUMNS =
+  'installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc, id_tablette, libelle_tablette, log';
+
+function multiRowInsert(table: string, columns: string, rows: Row[]): { sql: string; params: unknown[] } {
+  const width = rows[0]?.length ?? 0;
+  const tuples = rows.map(
+    (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`,
+  );
+  return { sql: `INSERT INTO ${table} (${columns}) VALUES ${tuples.join(', ')}`, params: rows.flat() };
+}
+
+type RunSql = (sql: string, params: unknown[]) => Promise<unknown>;
+
+async function rawInsert(run: RunSql, table: string, columns: string, groups: Row[][]): Promise<number> {
+  const statements = groups.map((rows) => multiRowInsert(table, columns, rows));
+  const started = performance.now();
+  for (const s of statements) await run(s.sql, s.params);
+  return performance.now() - started;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Result {
+  target: string;
+  recordsApiMs: number;
+  recordsRawMs: number;
+  transactionsApiMs: number;
+  transactionsRawMs: number;
+}
+
+async function prepareTarget(name: Target['name']): Promise<Target> {
+  const secret = randomBytes(24).toString('hex');
+  if (name === 'embedded') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'synchro-bench-connector-'));
+    return {
+      name,
+      env: { DATA_DIR: dataDir, DATABASE_URL: '', SESSION_SECRET: secret },
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const schema = `bench_connector_${process.pid}`;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
+  await client.end();
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema},public`);
+  return {
+    name,
+    env: { DATABASE_URL: url.toString(), SESSION_SECRET: secret, DATA_DIR: tmpdir() },
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+/** Runs SQL on the target's database from this process (the server stopped). */
+async function openRaw(target: Target): Promise<{ run: RunSql; close: () => Promise<void> }> {
+  if (target.name === 'embedded') {
+    const db = await PGlite.create({
+      dataDir: join(target.env.DATA_DIR ?? '', 'pglite'),
+      extensions: { pg_trgm },
+    });
+    return { run: (sql, params) => db.query(sql, params), close: () => db.close() };
+  }
+  const pool = new pg.Pool({ connectionString: target.env.DATABASE_URL, max: 1 });
+  return { run: (sql, params) => pool.query(sql, params), close: () => pool.end() };
+}
+
+async function measure(name: Target['name'], port: number): Promise<Result> {
+  const target = await prepareTarget(name);
+  try {
+    // The first admin command migrates the database.
+    const token = createInstallation(target, 'BENCHAPI');
+    createInstallation(target, 'BENCHRAW');
+    const recordBodies = batches(RECORDS, RECORD_BATCH, (n) => recordOf(n, 'APIREC')).map((records) =>
+      JSON.stringify({ records }),
+    );
+    const txBodies = batches(TRANSACTIONS, TX_BATCH, (n) => transactionOf(n, 'APITX')).map((transactions) =>
+      JSON.stringify({ transactions }),
+    );
+    const server = await startServer(target, port);
+    let recordsApiMs: number;
+    let transactionsApiMs: number;
+    try {
+      const base = `http://127.0.0.1:${port}/api/connector/v1`;
+      const lastRecords = RECORDS - (recordBodies.length - 1) * RECORD_BATCH;
+      const lastTx = TRANSACTIONS - (txBodies.length - 1) * TX_BATCH;
+      recordsApiMs = await postAll(`${base}/import-records`, token, recordBodies, (i) =>
+        i === recordBodies.length - 1 ? lastRecords : RECORD_BATCH,
+      );
+      transactionsApiMs = await postAll(`${base}/transactions`, token, txBodies, (i) =>
+        i === txBodies.length - 1 ? lastTx : TX_BATCH,
+      );
+    } finally {
+      await stopServer(server);
+    }
+
+    const raw = await openRaw(target);
+    try {
+      const [inst] = (
+        (await raw.run(`SELECT id FROM installations WHERE sync_id = 'BENCHRAW'`, [])) as {
+          rows: { id: string }[];
+        }
+      ).rows;
+      const id = inst?.id ?? '';
+      const recordRows = batches(RECORDS, RECORD_BATCH, (n) => storedRecord(id, n));
+      const recordsRawMs = await rawInsert(raw.run, 'import_records', RECORD_COLUMNS, recordRows);
+      const txRows = batches(TRANSACTIONS, TX_BATCH, (n) => storedTransaction(id, n));
+      const transactionsRawMs = await rawInsert(raw.run, 'transaction_logs', TX_COLUMNS, txRows);
+      const counts = (await raw.run(
+        `SELECT (SELECT count(*)::int FROM import_records) AS r, (SELECT count(*)::int FROM transaction_logs) AS t`,
+        [],
+      )) as { rows: { r: number; t: number }[] };
+      const c = counts.rows[0];
+      if (c?.r !== 2 * RECORDS || c.t !== 2 * TRANSACTIONS)
+        throw new Error(`unexpected counts ${JSON.stringify(c)}`);
+      return { target: name, recordsApiMs, recordsRawMs, transactionsApiMs, transactionsRawMs };
+    } finally {
+      await raw.close();
+    }
+  } finally {
+    await target.cleanup();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const nf = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const rate = (rows: number, ms: number) => nf.format((rows * 1000) / ms).replace(/,/g, ' ');
+
+function section(results: Result[], machine: string, migrations: string): string {
+  const lines = [
+    '## Connector API: ingestion',
+    '',
+    `Run \`npm run build -w @synchro/server && npx tsx bench/connector/ingest.ts\` (${RECORDS} import records of about ` +
+      `2 KB of \`Enreg\` in batches of ${RECORD_BATCH}, ${TRANSACTIONS} transactions in batches of ${TX_BATCH}, ` +
+      `${IN_FLIGHT} request${IN_FLIGHT > 1 ? 's' : ''} in flight; the built server as its own process).`,
+    `Machine: ${machine}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Migrations: ${migrations}.`,
+    'Raw INSERT: the same rows, already in their stored form, as multi-row `INSERT … VALUES` statements of the same ' +
+      'batch sizes into the same tables (same indexes and triggers), from the bench process, the server stopped.',
+    '',
+    '| database | rows | through the API (rows/s) | raw INSERT (rows/s) | API ÷ raw |',
+    '|---|---|---:|---:|---:|',
+  ];
+  for (const r of results) {
+    const label = r.target === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL 127.0.0.1';
+    lines.push(
+      `| ${label} | import records | ${rate(RECORDS, r.recordsApiMs)} | ${rate(RECORDS, r.recordsRawMs)} | ${(r.recordsRawMs / r.recordsApiMs).toFixed(2)} |`,
+      `| ${label} | transactions | ${rate(TRANSACTIONS, r.transactionsApiMs)} | ${rate(TRANSACTIONS, r.transactionsRawMs)} | ${(r.transactionsRawMs / r.transactionsApiMs).toFixed(2)} |`,
+    );
+  }
+  const pgResult = results.find((r) => r.target === 'postgres');
+  if (pgResult) {
+    const perSecond = (RECORDS * 1000) / pgResult.recordsApiMs;
+    const ratio = pgResult.recordsRawMs / pgResult.recordsApiMs;
+    lines.push(
+      '',
+      `Goal on PostgreSQL: import records ≥ 5 000/s through the API (${rate(RECORDS, pgResult.recordsApiMs)} → ` +
+        `${perSecond >= 5000 ? 'met' : 'NOT met'}) and ≥ half the raw INSERT's rate (${ratio.toFixed(2)} → ` +
+        `${ratio >= 0.5 ? 'met' : 'NOT met'}).`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function writeReadme(text: string): void {
+  const file = join(REPO, 'bench/README.md');
+  let readme = readFileSync(file, 'utf8');
+  const start = readme.indexOf('## Connector API: ingestion');
+  if (start >= 0) {
+    const next = readme.indexOf('\n## ', start + 1);
+    readme = readme.slice(0, start) + text + (next >= 0 ? readme.slice(next) : '');
+  } else {
+    readme = `${readme.trimEnd()}\n\n${text}`;
+  }
+  writeFileSync(file, readme);
+}
+
+const machine = describeMachine();
+const migrations = spawnSync('ls', [join(REPO, 'apps/server/src/db/migrations')], { encoding: 'utf8' })
+  .stdout.trim()
+  .split('\n')
+  .map((f) => f.slice(0, 3))
+  .join(', ');
+const targets: Target['name'][] = args.db === 'both' ? ['embedded', 'postgres'] : [args.db as Target['name']];
+const results: Result[] = [];
+for (const [i, name] of targets.entries()) {
+  process.stdout.write(`${name}…\n`);
+  const r = await measure(name, 5090 + i);
+  process.stdout.write(
+    `  records: API ${rate(RECORDS, r.recordsApiMs)}/s, raw ${rate(RECORDS, r.recordsRawMs)}/s; ` +
+      `transactions: API ${rate(TRANSACTIONS, r.transactionsApiMs)}/s, raw ${rate(TRANSACTIONS, r.transactionsRawMs)}/s\n`,
+  );
+  results.push(r);
+}
+const text = section(results, machine, migrations);
+process.stdout.write(`\n${text}`);
+if (!args['no-readme']) writeReadme(text);
