@@ -3,9 +3,10 @@ import { parseIsoDateTime } from './connector-time.ts';
 
 /**
  * The import history (Historique d'importation) and the transaction trace (Trace des
- * transactions): queries, answers and the CSV exports. Legacy names of product spec §7 exactly
- * (`data`, `total`, `logs`, `pagination`, `IDInterne`, `Etat`, `DateHeureTrt`…), new fields in
- * English camelCase (docs/architecture.md, Contract field names). Server rules: docs/history.md.
+ * transactions): queries, answers and the CSV exports. The earlier console's names exactly (`data`,
+ * `total`, `logs`, `pagination`, `IDInterne`, `Etat`, `DateHeureTrt`…: docs/spec-notes.md, Import
+ * history and transaction trace), new fields in English camelCase (docs/architecture.md, Contract
+ * field names). Server rules: docs/history.md.
  *
  * Times are ISO 8601 UTC instants (`2025-11-14T08:12:00.000Z`); the screens show them in
  * `displayTimeZone` (Planification's zone), `dd/MM/yyyy HH:mm:ss`, without any other shift.
@@ -33,7 +34,7 @@ export function transactionLogPath(id: string): string {
 }
 
 export const HISTORY_LIMITS = {
-  /** Rows per page by default (product spec §9). */
+  /** Rows per page by default (docs/spec-notes.md, Import history and transaction trace). */
   pageSize: 25,
   /** Larger `pageSize` values are brought down to this. */
   pageSizeMax: 100,
@@ -209,7 +210,7 @@ export type TSyncHistoryQueryInput = z.input<typeof ZSyncHistoryQuery>;
 export const ZEtat = z.union([z.literal(-1), z.literal(0), z.literal(1)]);
 export type TEtat = z.infer<typeof ZEtat>;
 
-/** The Traité cell's cycle (product spec §4): 0 → 1 → −1 → 0. */
+/** The Traité cell's cycle (docs/spec-notes.md, Import history and transaction trace): 0 → 1 → −1 → 0. */
 export function nextEtat(etat: number): TEtat {
   if (etat === 0) return 1;
   if (etat === 1) return -1;
@@ -298,8 +299,8 @@ export const ZSyncHistoryXmlSaved = z.object({
 export type TSyncHistoryXmlSaved = z.infer<typeof ZSyncHistoryXmlSaved>;
 
 /**
- * A refused XML save: `error` repeats `message` (the earlier screen read `error`, product spec
- * §7); a 413 also gives the sizes.
+ * A refused XML save: `error` repeats `message` (the earlier screen read `error`: docs/spec-notes.md,
+ * Import history and transaction trace); a 413 also gives the sizes.
  */
 export const ZSyncHistoryXmlError = z.object({
   message: z.string(),
@@ -406,9 +407,9 @@ export const HISTORY_MESSAGES = {
   /** 404 of every `{id}` route: unknown, malformed, or another installation's id. */
   recordNotFound: 'Enregistrement introuvable.',
   transactionNotFound: 'Transaction introuvable.',
-  /** 404 of GET …/file (product spec §8). */
+  /** 404 of GET …/file (docs/spec-notes.md, Import history and transaction trace). */
   fileNotFound: "Fichier non disponible - Aucun fichier n'est disponible pour cet enregistrement.",
-  /** 413 of PUT …/xml (product spec §8), followed by the size. */
+  /** 413 of PUT …/xml (the same notes), followed by the size. */
   xmlTooLarge: 'Le fichier XML est trop volumineux pour être traité par le serveur',
   xmlSaved: "Les données XML de l'enregistrement ont été enregistrées.",
   cursorInvalid: 'Curseur de pagination invalide : revenez à la première page.',

@@ -61,7 +61,7 @@ function actorOf(request: FastifyRequest): HistoryActor {
   return { installationId: installation.id, syncId: installation.syncId, address: request.ip };
 }
 
-/** The XML save's failures carry `error` too (the earlier screen read it, product spec §7). */
+/** The XML save's failures carry `error` too (the earlier screen read it: docs/spec-notes.md). */
 function xmlSaveErrors(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     const body: TSyncHistoryXmlError = xmlTooLargeBody(Number(request.headers['content-length']) || 0);
