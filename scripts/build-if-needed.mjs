@@ -56,3 +56,16 @@ export function buildWebIfNeeded() {
   if (!isStale('apps/web/dist/index.html', WEB_SOURCES)) return true;
   return run("Construction de l'interface web", 'npm', ['run', 'build', '-w', '@synchro/web']);
 }
+
+const SIMULATOR_SOURCES = [
+  'tools/automate-sim/src',
+  'tools/automate-sim/build.mjs',
+  'packages/contracts/src',
+  'packages/config-xml/src',
+];
+
+/** Builds the automate simulator's bundle (started by the server for the demo); false when it failed. */
+export function buildSimulatorIfNeeded() {
+  if (!isStale('tools/automate-sim/dist/cli.js', SIMULATOR_SOURCES)) return true;
+  return run("Construction du simulateur d'automate", process.execPath, ['tools/automate-sim/build.mjs']);
+}

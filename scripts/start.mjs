@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerIfNeeded, buildWebIfNeeded } from './build-if-needed.mjs';
+import { buildServerIfNeeded, buildSimulatorIfNeeded, buildWebIfNeeded } from './build-if-needed.mjs';
 
 process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
 
@@ -13,6 +13,9 @@ if (!buildWebIfNeeded()) {
 if (!buildServerIfNeeded()) {
   console.error('La construction du serveur a échoué.');
   process.exit(1);
+}
+if (!buildSimulatorIfNeeded()) {
+  console.error("La construction du simulateur d'automate a échoué : la démonstration démarre sans lui.");
 }
 
 const server = spawn(process.execPath, ['apps/server/dist/main.js'], { stdio: 'inherit' });

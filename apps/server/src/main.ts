@@ -4,6 +4,7 @@ import { openDatabase } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
 import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
+import { localServerUrl, startDemoAutomate, type DemoAutomate } from './demo/demo-automate.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 import { resolveSessionSecret } from './security/session-secret.ts';
 import { hasBuiltSpa } from './static/spa.ts';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
+  let demoAutomate: DemoAutomate | null = null;
   const stop = async (signal: string) => {
     // Ctrl-C under `npm start` arrives twice (terminal + forwarded by start.mjs): stop once.
     if (stopping) return;
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
     // Requests still running get 10 s; then the process ends anyway.
     setTimeout(() => process.exit(1), 10_000).unref();
     try {
+      await demoAutomate?.stop();
       await app.close();
     } finally {
       await db.close();
@@ -101,6 +104,20 @@ async function main(): Promise<void> {
     }
   }
   say('');
+  // The demo's automate (embedded database only: its loopback address is allowed there).
+  if (demo && !env.databaseUrl && env.demoAutomate && !stopping) {
+    demoAutomate = await startDemoAutomate({
+      db,
+      syncId: demo.syncId,
+      serverUrl: localServerUrl(env.host, port),
+      say,
+      verbose: ['info', 'debug', 'trace'].includes(env.logLevel),
+    }).catch((err: unknown) => {
+      // The console works without it: the sync buttons then say why they cannot.
+      say(`Simulateur d'automate non démarré : ${err instanceof Error ? err.message : String(err)}`);
+      return null;
+    });
+  }
 }
 
 main().catch((err: unknown) => {

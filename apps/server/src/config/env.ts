@@ -17,6 +17,8 @@ export interface ServerEnv {
   allowedOrigins: string[];
   /** Networks the automate may register at and receive orders on (CIDR list; default policy when unset). */
   automateNetworks: string | undefined;
+  /** Start the automate simulator for the demo installation (embedded database); `DEMO_AUTOMATE=0` stops it. */
+  demoAutomate: boolean;
 }
 
 const nonEmpty = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
@@ -49,5 +51,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
       .map((o) => o.trim())
       .filter(Boolean),
     automateNetworks: nonEmpty(env.AUTOMATE_NETWORKS),
+    demoAutomate: !['0', 'false', 'non'].includes((nonEmpty(env.DEMO_AUTOMATE) ?? '1').toLowerCase()),
   };
 }

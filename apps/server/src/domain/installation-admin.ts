@@ -85,6 +85,8 @@ async function updateInstallation(
     endSessions: boolean;
     action: string;
     details?: Record<string, unknown>;
+    /** 'admin' (the command) unless the server does it itself ('system': the demo's start). */
+    actor?: 'admin' | 'system';
   },
 ): Promise<void> {
   await db.transaction(async (tx) => {
@@ -97,7 +99,7 @@ async function updateInstallation(
     await recordAudit(tx, {
       installationId: installation.id,
       syncId,
-      actor: 'admin',
+      actor: change.actor ?? 'admin',
       action: change.action,
       ...(change.details ? { details: change.details } : {}),
     });
@@ -119,14 +121,21 @@ export async function setClientId(db: Db, syncId: string, clientId: string): Pro
 /**
  * Replaces the connector token: only the new one's hash is stored, so the old token stops working
  * at the connector's next request (every request looks its hash up). Returns the new token.
+ * `by`: who asked, for the audit (the admin command, or the server for its demo simulator).
  */
-export async function rotateConnectorToken(db: Db, syncId: string): Promise<string> {
+export async function rotateConnectorToken(
+  db: Db,
+  syncId: string,
+  by: { actor: 'admin' | 'system'; reason?: string } = { actor: 'admin' },
+): Promise<string> {
   const connectorToken = randomToken();
   await updateInstallation(db, syncId, {
     set: 'connector_token_hash = $2',
     params: [hashConnectorToken(connectorToken)],
     endSessions: false,
     action: 'installation.rotate-connector-token',
+    actor: by.actor,
+    ...(by.reason ? { details: { reason: by.reason } } : {}),
   });
   return connectorToken;
 }
