@@ -31,6 +31,8 @@ test.describe('Planification', () => {
   test('add a schedule and change the zone, save, reload: kept; the dashboard counts it', async ({
     page,
   }) => {
+    // Two save-and-reload rounds and a visit of Général: about 15 s alone, past 30 s on a busy machine.
+    test.slow();
     await open(page);
     await expect(page.getByText(/^Aucune planification trouvée\./)).toBeVisible();
     await expect(page.getByRole('combobox', { name: /^Fuseau horaire/ })).toHaveText(PARIS);
