@@ -230,6 +230,16 @@ describe('shell', () => {
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
   });
 
+  it("says when the server IP is its network card's (no PUBLIC_IP): it may differ behind a NAT", async () => {
+    mockApi({ ...signedIn, 'GET /api/server-ip': () => json({ ip: '10.1.2.3', source: 'interface' }) });
+    renderApp('/database');
+    await userEvent.click(await screen.findByRole('button', { name: 'IP du serveur' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Adresse IP du serveur' });
+    expect(await within(dialog).findByText('10.1.2.3')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('Adresse IP du serveur de la console : 10.1.2.3');
+    expect(dialog).toHaveTextContent('Derrière un routeur (NAT), son adresse publique peut être différente');
+  });
+
   it('says when the server IP cannot be read', async () => {
     mockApi({ ...signedIn, 'GET /api/server-ip': () => json({ message: 'PUBLIC_IP non configurée' }, 503) });
     renderApp('/database');

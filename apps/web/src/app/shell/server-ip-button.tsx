@@ -51,12 +51,21 @@ export function ServerIpButton() {
               ) : query.data ? (
                 <span className="grid gap-3">
                   <span>
-                    Adresse IP publique du serveur de la console&nbsp;:{' '}
-                    <strong className="font-mono text-base text-foreground">{query.data.ip}</strong>
+                    {query.data.source === 'interface'
+                      ? 'Adresse IP du serveur de la console'
+                      : 'Adresse IP publique du serveur de la console'}
+                    &nbsp;: <strong className="font-mono text-base text-foreground">{query.data.ip}</strong>
                   </span>
                   <span>
                     N'ouvrez le port du service automate qu'à cette adresse sur le pare-feu de votre serveur.
                   </span>
+                  {query.data.source === 'interface' ? (
+                    <span>
+                      C'est l'adresse de sa carte réseau. Derrière un routeur (NAT), son adresse publique peut
+                      être différente&nbsp;: l'administrateur du serveur peut l'indiquer dans la variable
+                      PUBLIC_IP.
+                    </span>
+                  ) : null}
                 </span>
               ) : null}
             </div>

@@ -1,7 +1,14 @@
+import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ZDashboardView, ZSyncAutomateResponse, type TSyncType } from '@synchro/contracts';
 import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
+
+/**
+ * After an accepted order the connector writes the new last sync when it has played it: the
+ * dashboard is read again when the order answers, then after these delays.
+ */
+export const SYNC_REFETCH_DELAYS_MS = [3_000, 10_000, 30_000] as const;
 
 export function useDashboard() {
   return useQuery({
@@ -12,9 +19,21 @@ export function useDashboard() {
 
 export function useSyncAutomate() {
   const queryClient = useQueryClient();
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach(clearTimeout);
+  }, []);
+  const refetch = () => void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
   return useMutation({
     mutationFn: (type: TSyncType) =>
       api.post('/api/sync-automate', { body: { type }, schema: ZSyncAutomateResponse }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
+    onSettled: (result) => {
+      refetch();
+      if (result?.retSync !== 1) return;
+      // One array for the component's life (the unmount cleanup clears what it holds then).
+      timers.current.splice(0).forEach(clearTimeout);
+      timers.current.push(...SYNC_REFETCH_DELAYS_MS.map((delay) => setTimeout(refetch, delay)));
+    },
   });
 }

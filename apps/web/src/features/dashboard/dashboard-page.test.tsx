@@ -170,6 +170,105 @@ describe('Général', () => {
     expect(screen.getByText('Service indisponible')).toBeInTheDocument();
   });
 
+  it('keeps the lines of retInfo in the toast, with French spacing', async () => {
+    show(demoDashboard, {
+      'POST /api/sync-automate': () =>
+        json({ retInfo: 'Synchronisation Complète demandée.\nDurée estimée : 4 min', retSync: 1 }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Complète' }));
+    const toast = await screen.findByText(/^Synchronisation Complète demandée\./, {
+      selector: '[data-variant] *',
+    });
+    expect(toast.textContent).toBe('Synchronisation Complète demandée.\nDurée estimée\u00a0: 4 min');
+    expect(toast).toHaveClass('whitespace-pre-line');
+    expect(toast.closest('[data-variant]')).toHaveAttribute('data-variant', 'default');
+  });
+
+  it('reads the dashboard again when an accepted order answers, then a few seconds later', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const fetchMock = show(demoDashboard, {
+        'POST /api/sync-automate': () => json({ retInfo: 'Demande transmise', retSync: 1 }),
+      });
+      const reads = () => fetchMock.mock.calls.filter(([url]) => url === '/api/dashboard').length;
+      await userEvent.click(await screen.findByRole('button', { name: 'Complète' }));
+      await screen.findByText('Demande transmise');
+      await waitFor(() => expect(reads()).toBe(2));
+      await vi.advanceTimersByTimeAsync(3_000);
+      await waitFor(() => expect(reads()).toBe(3));
+      await vi.advanceTimersByTimeAsync(7_000);
+      await waitFor(() => expect(reads()).toBe(4));
+      await vi.advanceTimersByTimeAsync(20_000);
+      await waitFor(() => expect(reads()).toBe(5));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a refused order is read again at once only (no sync to wait for)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const fetchMock = show(demoDashboard, {
+        'POST /api/sync-automate': () => json({ retInfo: 'Refusée', retSync: 0 }),
+      });
+      const reads = () => fetchMock.mock.calls.filter(([url]) => url === '/api/dashboard').length;
+      await userEvent.click(await screen.findByRole('button', { name: 'Complète' }));
+      await screen.findByText('Refusée');
+      await waitFor(() => expect(reads()).toBe(2));
+      await vi.advanceTimersByTimeAsync(31_000);
+      expect(reads()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows the automate service online, with its machine, version and the age of its last report', async () => {
+    show(demoDashboard);
+    const status = await screen.findByRole('group', { name: 'Service automate' });
+    expect(within(status).getByText('En ligne')).toBeInTheDocument();
+    expect(status.textContent).toBe(
+      'Service automateEn ligneSRV-ERP · version\u00a06.11.23.9 · dernier signal il y a 3\u00a0min',
+    );
+    expect(within(status).getByText('il y a 3 min', { selector: 'time' })).toHaveAttribute(
+      'dateTime',
+      '2025-03-10T11:57:00.000Z',
+    );
+  });
+
+  it('shows the automate service offline after 24 hours of silence, and when it never reported', async () => {
+    show({
+      ...demoDashboard,
+      automateService: {
+        ...demoDashboard.automateService,
+        online: false,
+        lastReportAgeSeconds: 2 * 86_400 + 60,
+      },
+    });
+    const status = await screen.findByRole('group', { name: 'Service automate' });
+    expect(within(status).getByText('Hors ligne')).toBeInTheDocument();
+    expect(status).toHaveTextContent(
+      'aucun signal depuis plus de 24 heures (dernier il y a 2 jours) : les demandes lui sont tout de même envoyées.',
+    );
+  });
+
+  it('says when no automate service ever reported', async () => {
+    show({
+      ...demoDashboard,
+      automateService: {
+        registered: false,
+        online: false,
+        lastReportAt: null,
+        lastReportAgeSeconds: null,
+        version: null,
+        machineName: null,
+        address: null,
+      },
+    });
+    const status = await screen.findByRole('group', { name: 'Service automate' });
+    expect(within(status).getByText('Non enregistré')).toBeInTheDocument();
+    expect(status).toHaveTextContent("Aucun service d'automate ne s'est encore signalé à la console.");
+  });
+
   it('offers to retry when the dashboard cannot be read', async () => {
     let fail = true;
     show(demoDashboard, {

@@ -24,5 +24,5 @@ export default function DashboardPage() {
       </>
     );
   }
-  return <DashboardView view={query.data} />;
+  return <DashboardView view={query.data} fetchedAt={query.dataUpdatedAt} />;
 }

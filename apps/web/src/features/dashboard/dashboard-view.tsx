@@ -12,7 +12,7 @@ import { SyncActions } from './sync-actions.tsx';
 import { WarningHint } from './warning-hint.tsx';
 
 /** The Général screen once its view is read. */
-export function DashboardView({ view }: { view: TDashboardView }) {
+export function DashboardView({ view, fetchedAt }: { view: TDashboardView; fetchedAt: number }) {
   const zone = view.displayTimeZone.zone;
   const at = (iso: string | null) => (iso ? formatDateTimeInZone(iso, zone) : null);
   const lastSync = view.lastSync;
@@ -32,7 +32,7 @@ export function DashboardView({ view }: { view: TDashboardView }) {
       />
       <div className="grid gap-6 xl:grid-cols-12">
         <div className="xl:col-span-12">
-          <SyncActions />
+          <SyncActions view={view} fetchedAt={fetchedAt} />
         </div>
         <div className="grid content-start gap-6 xl:col-span-7">
           <SectionCard title="Installation" icon={<Info aria-hidden="true" />}>

@@ -1,9 +1,11 @@
 import { RefreshCw, Zap } from 'lucide-react';
-import type { TSyncType } from '@synchro/contracts';
+import type { TDashboardView, TSyncType } from '@synchro/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { ActionCard, CardHeading } from '../../components/ui/section-card.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
+import { frenchSpacing } from '../../lib/french-text.ts';
+import { AutomateStatus } from './automate-status.tsx';
 import { useSyncAutomate } from './dashboard-api.ts';
 import { SYNC_ERROR_TITLE, SYNC_RUNNING_LABEL, SYNC_TOAST_TITLE } from './dashboard-messages.ts';
 
@@ -13,23 +15,30 @@ const SYNC_BUTTONS: readonly { type: TSyncType; label: string; hint: string }[] 
   { type: 'I', label: 'Import des saisies', hint: 'Les saisies des terminaux vers votre ERP' },
 ];
 
-export function SyncActions() {
+/** A failure explains what to check: it stays longer than the default 5 s. */
+const FAILURE_TOAST_MS = 10_000;
+
+export function SyncActions({ view, fetchedAt }: { view: TDashboardView; fetchedAt: number }) {
   const sync = useSyncAutomate();
   const running = sync.isPending ? sync.variables : null;
 
   const launch = (type: TSyncType) => {
     sync.mutate(type, {
+      // retInfo keeps its lines (the toast shows them); normal when retSync is 1.
       onSuccess: (result) =>
         toast({
           title: SYNC_TOAST_TITLE,
-          description: result.retInfo,
-          variant: result.retSync === 1 ? 'default' : 'destructive',
+          description: frenchSpacing(result.retInfo),
+          ...(result.retSync === 1
+            ? { variant: 'default' }
+            : { variant: 'destructive', duration: FAILURE_TOAST_MS }),
         }),
       onError: (error) =>
         toast({
           title: SYNC_ERROR_TITLE,
           description: errorDetail(error, 'La demande de synchronisation a échoué.'),
           variant: 'destructive',
+          duration: FAILURE_TOAST_MS,
         }),
     });
   };
@@ -42,6 +51,11 @@ export function SyncActions() {
           icon={<Zap aria-hidden="true" />}
           title="Lancer une synchronisation"
           description="La demande est transmise au service automate installé sur votre serveur."
+        />
+        <AutomateStatus
+          service={view.automateService}
+          fetchedAt={fetchedAt}
+          zone={view.displayTimeZone.zone}
         />
         {/* Sized on the card, not the viewport: each button must hold "Synchronisation en cours..."
             on one line (about 17.5 rem), so three across from 54 rem, else one per row with its

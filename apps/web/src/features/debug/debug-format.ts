@@ -26,17 +26,8 @@ export function readExtractedValue(text: string): ExtractedValue {
   return { kind: text.startsWith('Error:') ? 'error' : 'value', text, shown, cut };
 }
 
-/**
- * French typography on the server's texts: non-breaking spaces inside « » and before ':' (U+00A0),
- * narrow ones before '; ! ?' (U+202F), so that « & » never breaks across lines.
- */
-export function frenchSpacing(text: string): string {
-  return text
-    .replace(/« /g, '«\u00a0')
-    .replace(/ »/g, '\u00a0»')
-    .replace(/ :(?=\s|$)/g, '\u00a0:')
-    .replace(/ ([;!?])(?=\s|$)/g, '\u202f$1');
-}
+// French typography on the server's texts: lib/french-text.ts (the dashboard's toasts use it too).
+export { frenchSpacing } from '../../lib/french-text.ts';
 
 /** What a repair changed, in words: "Aucune modification nécessaire", "1 modification effectuée"… */
 export function changesText(count: number): string {
