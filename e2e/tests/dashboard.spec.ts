@@ -35,12 +35,7 @@ test.describe('Général', () => {
     await expect(page.getByText('Cnx 1')).toBeVisible();
   });
 
-  test('a sync order answers with a toast while no automate service is registered', async ({ page }) => {
-    await page.getByRole('button', { name: /^Incrémentale/ }).click();
-    const toast = page.getByRole('status').filter({ hasText: 'Synchronisation' }).first();
-    await expect(toast).toBeVisible();
-    await expect(toast).toContainText('automate');
-  });
+  // The sync buttons with the automate simulator: sync.spec.ts.
 
   test('the server IP button shows the public address in an alert', async ({ page }) => {
     await page.getByRole('button', { name: /IP du serveur/ }).click();
