@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ZServerIp } from '@synchro/contracts';
-import { ApiError, api, errorDetail } from './api-client.ts';
+import { ApiError, api, errorDetail, fileNameFromDisposition } from './api-client.ts';
 
 function mockFetch(response: Response) {
   const fn = vi.fn<typeof fetch>().mockResolvedValue(response);
@@ -90,5 +90,47 @@ describe('api client', () => {
     expect(errorDetail(new ApiError(429, 'Réessayez dans 15 min'), 'x')).toBe('Réessayez dans 15 min');
     expect(errorDetail(new Error('Failed to fetch'), 'x')).toBe('Failed to fetch');
     expect(errorDetail('??', 'Identifiants incorrects')).toBe('Identifiants incorrects');
+  });
+
+  it('reads a text answer as text, even when it looks like JSON', async () => {
+    const fetchMock = mockFetch(new Response('42', { status: 200 }));
+    await expect(api.text('/api/sync-history/A/log')).resolves.toBe('42');
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect(init).toMatchObject({ method: 'GET', credentials: 'include', cache: 'no-store' });
+    expect((init.headers as Record<string, string>).Accept).toBe('text/plain');
+  });
+
+  it('downloads a file with the name of its Content-Disposition, else the default name', async () => {
+    mockFetch(
+      new Response('PDF', {
+        status: 200,
+        headers: {
+          'Content-Disposition': `attachment; filename="Devis_e.pdf"; filename*=UTF-8''Devis%20%C3%A9t%C3%A9.pdf`,
+        },
+      }),
+    );
+    const file = await api.download('/api/sync-history/A/file', 'download.xml');
+    expect(file.fileName).toBe('Devis été.pdf');
+    expect(file.blob.size).toBe(3);
+    mockFetch(new Response('<x/>', { status: 200 }));
+    await expect(api.download('/f', 'download.xml')).resolves.toMatchObject({ fileName: 'download.xml' });
+    mockFetch(new Response(JSON.stringify({ message: 'Fichier absent' }), { status: 404 }));
+    await expect(api.download('/f', 'download.xml')).rejects.toMatchObject({
+      status: 404,
+      detail: 'Fichier absent',
+    });
+  });
+
+  it('reads the file name of a Content-Disposition header safely', () => {
+    expect(fileNameFromDisposition('attachment; filename="DEVIS-0042.pdf"', 'd')).toBe('DEVIS-0042.pdf');
+    expect(fileNameFromDisposition('attachment; filename=plain.txt', 'd')).toBe('plain.txt');
+    expect(fileNameFromDisposition('attachment; filename="a\\"b.txt"', 'd')).toBe('a"b.txt');
+    expect(fileNameFromDisposition('attachment; filename="../../etc/passwd"', 'd')).toBe('passwd');
+    expect(fileNameFromDisposition("attachment; filename*=UTF-8''%E2%82%AC.txt", 'd')).toBe('€.txt');
+    expect(fileNameFromDisposition('attachment; filename*=UTF-8\'\'%ZZ; filename="ok.txt"', 'd')).toBe(
+      'ok.txt',
+    );
+    expect(fileNameFromDisposition('attachment', 'download.xml')).toBe('download.xml');
+    expect(fileNameFromDisposition(null, 'download.xml')).toBe('download.xml');
   });
 });

@@ -141,12 +141,59 @@ const call =
       ? apiRequest(method, url, { ...options, schema: options.schema })
       : apiRequest(method, url, options);
 
+/** A file received from the server: its bytes and the name it should be saved under. */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string;
+}
+
+/**
+ * The file name of a `Content-Disposition` header: `filename*=UTF-8''…` first (non-ASCII names),
+ * else `filename="…"`, else `fallback`. Folder parts are dropped.
+ */
+export function fileNameFromDisposition(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  let name: string | null = null;
+  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
+  if (extended?.[2]) {
+    try {
+      name = decodeURIComponent(extended[2].trim().replace(/^"|"$/g, ''));
+    } catch {
+      name = null;
+    }
+  }
+  if (!name) {
+    const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+    name = plain ? (plain[1] ?? plain[2] ?? '').replace(/\\(.)/g, '$1').trim() : null;
+  }
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base || fallback;
+}
+
 /** `api.get(url, { schema, signal })`, `api.post(url, { body, schema })`… */
 export const api = {
   get: call('GET'),
   post: call('POST'),
   put: call('PUT'),
   patch: call('PATCH'),
+  /** GET of a text answer (a log), read as text whatever it looks like. */
+  text: async (url: string, options: Omit<RequestOptions, 'body'> = {}): Promise<string> => {
+    const res = await apiFetch('GET', url, {
+      ...options,
+      headers: { Accept: 'text/plain', ...options.headers },
+    });
+    return res.text();
+  },
+  /** GET of a file: its bytes and its name (`Content-Disposition`, else `fallbackName`). */
+  download: async (
+    url: string,
+    fallbackName: string,
+    options: Omit<RequestOptions, 'body'> = {},
+  ): Promise<DownloadedFile> => {
+    const res = await apiFetch('GET', url, { ...options, headers: { Accept: '*/*', ...options.headers } });
+    const blob = await res.blob();
+    return { blob, fileName: fileNameFromDisposition(res.headers.get('Content-Disposition'), fallbackName) };
+  },
 };
 
 /** The user-facing part of an error: the server's text for an ApiError, else the message. */

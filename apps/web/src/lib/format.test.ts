@@ -57,4 +57,12 @@ describe('formatDateTimeInZone', () => {
     expect(formatDateTimeInZone('2025-03-09T07:09:00Z', 'Nowhere/Land')).toBe('09/03/2025 07:09 (UTC)');
     expect(formatDateTimeInZone('pas une date', 'Europe/Paris')).toBeNull();
   });
+  it('adds the seconds on request (history lists: dd/MM/yyyy HH:mm:ss)', () => {
+    expect(formatDateTimeInZone('2025-03-09T07:09:05Z', 'Europe/Paris', false, true)).toBe(
+      '09/03/2025 08:09:05',
+    );
+    expect(formatDateTimeInZone('2025-07-14T22:30:59Z', 'Europe/Paris', true, true)).toBe(
+      '15/07/2025 00:30:59 (UTC+2)',
+    );
+  });
 });

@@ -49,15 +49,21 @@ export function formatUtcOffset(offsetMinutes: number): string {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * An ISO instant shown as wall-clock time of `zone`: "09/03/2025 08:09", followed by the zone's
- * offset at that instant when `withOffset` ("09/03/2025 08:09 (UTC+1)"). An unknown zone falls back
- * to UTC; an unreadable value gives null.
+ * An ISO instant shown as wall-clock time of `zone`: "09/03/2025 08:09" ("09/03/2025 08:09:27"
+ * `withSeconds`), followed by the zone's offset at that instant when `withOffset`
+ * ("09/03/2025 08:09 (UTC+1)"). An unknown zone falls back to UTC; an unreadable value gives null.
  */
-export function formatDateTimeInZone(iso: string, zone: string, withOffset = true): string | null {
+export function formatDateTimeInZone(
+  iso: string,
+  zone: string,
+  withOffset = true,
+  withSeconds = false,
+): string | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
   const safeZone = isValidTimeZone(zone) ? zone : 'UTC';
   const w = wallClockAt(date.getTime(), safeZone);
-  const text = `${pad(w.day)}/${pad(w.month)}/${w.year} ${pad(w.hour)}:${pad(w.minute)}`;
+  const seconds = withSeconds ? `:${pad(w.second)}` : '';
+  const text = `${pad(w.day)}/${pad(w.month)}/${w.year} ${pad(w.hour)}:${pad(w.minute)}${seconds}`;
   return withOffset ? `${text} (${formatUtcOffset(zoneOffsetMinutes(date, safeZone))})` : text;
 }

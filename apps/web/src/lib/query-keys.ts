@@ -9,4 +9,13 @@ export const queryKeys = {
   xmlStatus: ['debug', 'xml-status'] as const,
   /** A section of the configuration, by its key in the registry (CONFIG_SECTIONS of @synchro/contracts). */
   configSection: (section: TConfigSectionKey) => ['config', section] as const,
+  /** Pages of the import history: every key starts with this (invalidate them all at once). */
+  syncHistory: ['sync-history'] as const,
+  syncHistoryPage: (params: Record<string, unknown>) => ['sync-history', 'page', params] as const,
+  /** The log of one import record (apart: the pages' updates never reach it). */
+  syncHistoryLog: (id: string) => ['sync-history-log', id] as const,
+  /** Pages of the transaction trace, and one transaction's whole log. */
+  transactionLogs: ['transaction-logs'] as const,
+  transactionLogsPage: (params: Record<string, unknown>) => ['transaction-logs', 'page', params] as const,
+  transactionLog: (id: string) => ['transaction-logs', 'detail', id] as const,
 };
