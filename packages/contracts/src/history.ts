@@ -42,9 +42,10 @@ export const HISTORY_LIMITS = {
   pageMax: 10_000_000,
   /**
    * A search is counted up to this many rows: beyond, `totalExact` is false and `total` is this
-   * number; the screens write « plus de 10 000 ».
+   * number; the screens write « plus de 1 000 ». The count of a common term reads about
+   * searchCountMax ÷ its share of the rows index entries (docs/history.md, Totals).
    */
-  searchCountMax: 10_000,
+  searchCountMax: 1_000,
   /** Characters of a search text. */
   searchMaxChars: 100,
   /** Characters of a transaction's log in a list row (the whole log: transactionLogPath). */

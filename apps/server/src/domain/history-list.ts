@@ -149,8 +149,11 @@ export async function countRows(
     return { total: row?.n ?? 0, exact: true };
   }
   const max = HISTORY_LIMITS.searchCountMax;
+  // Ordered like the page, so that the planner picks the same path: the newest-first index (which
+  // holds the folded text) for a common term, the trigram index for a rare one.
   const [row] = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${t.table} WHERE ${where.sql} LIMIT ${max + 1}) AS s`,
+    `SELECT count(*)::int AS n FROM (
+       SELECT 1 FROM ${t.table} WHERE ${where.sql} ORDER BY ${t.time} DESC, id DESC LIMIT ${max + 1}) AS s`,
     where.params,
   );
   const n = row?.n ?? 0;
@@ -233,29 +236,40 @@ export async function listPage<Row, R>(
 
   return db.transaction(async (q) => {
     await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-    const count = await countRows(q, t, installationId, filters);
     const where = whereOf(t, installationId, filters);
     const offset = (page - 1) * pageSize;
+    const counted = () => countRows(q, t, installationId, filters);
     let rows: (Row & KeyedRow)[];
+    let count: Count;
     let hasPrevious = page > 1;
     let hasNext: boolean;
 
-    if (from?.side === 'after') {
+    if (!from && offset === 0) {
+      // The first page first: when it holds everything (a rare term, a quiet day), it is the total.
+      rows = await selectRows<Row>(q, t, options.columns, where, 'newest', null, 0, pageSize + 1);
+      hasNext = rows.length > pageSize;
+      rows = rows.slice(0, pageSize);
+      count = hasNext ? await counted() : { total: rows.length, exact: true };
+    } else if (from?.side === 'after') {
+      count = await counted();
       const older = beyondKey(t, where, 'oldest', from.time, from.id);
       rows = await selectRows<Row>(q, t, options.columns, where, 'newest', older, 0, pageSize + 1);
       hasNext = rows.length > pageSize;
       rows = rows.slice(0, pageSize);
     } else if (from?.side === 'before') {
+      count = await counted();
       const newer = beyondKey(t, where, 'newest', from.time, from.id);
       rows = (await selectRows<Row>(q, t, options.columns, where, 'oldest', newer, 0, pageSize)).reverse();
       hasNext = true;
-    } else if (count.exact && offset >= count.total && offset > 0) {
-      rows = [];
-      hasPrevious = count.total > 0;
-      hasNext = false;
     } else {
+      count = await counted();
       const olderThanPage = count.exact ? count.total - offset - pageSize : Infinity;
-      if (olderThanPage < offset) {
+      if (count.exact && offset >= count.total) {
+        rows = [];
+        hasPrevious = count.total > 0;
+        hasNext = false;
+      } else if (olderThanPage < offset) {
+        // Nearer the oldest end: read from there, oldest first, and turn the page around.
         const take = Math.min(pageSize, count.total - offset);
         const skip = Math.max(0, olderThanPage);
         rows = (
@@ -306,7 +320,9 @@ export async function listPage<Row, R>(
 
 /**
  * Every row the filters select, newest first, in batches read by keyset (never OFFSET, never the
- * whole result in memory): the CSV exports.
+ * whole result in memory): the CSV exports. The next batch is asked for as soon as a batch
+ * arrives, so that the database reads it while the caller formats this one (PostgreSQL's pool
+ * runs it on another connection, another core); at most two batches are held.
  */
 export async function* allRows<Row>(
   db: Db,
@@ -317,23 +333,25 @@ export async function* allRows<Row>(
   batchSize: number,
 ): AsyncGenerator<(Row & KeyedRow)[]> {
   const where = whereOf(t, installationId, filters);
-  let after: KeyedRow | null = null;
-  for (;;) {
-    const extra = after ? beyondKey(t, where, 'oldest', after.rowKey, after.rowId) : null;
-    const rows: (Row & KeyedRow)[] = await selectRows<Row>(
+  const batchAfter = (after: KeyedRow | null) =>
+    selectRows<Row>(
       db,
       t,
       columns,
       where,
       'newest',
-      extra,
+      after ? beyondKey(t, where, 'oldest', after.rowKey, after.rowId) : null,
       0,
       batchSize,
     );
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < batchSize) return;
-    after = rows[rows.length - 1] ?? null;
+  let pending: Promise<(Row & KeyedRow)[]> | null = batchAfter(null);
+  while (pending) {
+    const rows: (Row & KeyedRow)[] = await pending;
+    const last = rows[rows.length - 1];
+    pending = rows.length === batchSize && last ? batchAfter(last) : null;
+    // A batch the consumer never takes (client gone) must not end as an unhandled rejection.
+    pending?.catch(() => {});
+    if (rows.length > 0) yield rows;
   }
 }
 

@@ -16,7 +16,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function csvCell(value: CsvCell): string {
   if (typeof value === 'number') return String(value);
   const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return `"${text.replace(/"/g, '""')}"`;
+  return text.includes('"') ? `"${text.replace(/"/g, '""')}"` : `"${text}"`;
 }
 
 export function csvRow(cells: readonly CsvCell[]): string {

@@ -39,6 +39,15 @@ describe('displayClock', () => {
     }
   });
 
+  it('agrees with Intl over two years read newest first (an export), every 37 minutes', () => {
+    for (const zone of ['Europe/Paris', 'America/St_Johns', 'Australia/Lord_Howe', 'UTC']) {
+      const clock = displayClock(zone);
+      for (let ms = Date.UTC(2026, 0, 1); ms > Date.UTC(2024, 0, 1); ms -= 37 * 60_000 + 17) {
+        expect(clock(ms), `${zone} ${new Date(ms).toISOString()}`).toEqual(displayTime(new Date(ms), zone));
+      }
+    }
+  });
+
   it('formats offsets', () => {
     expect([formatUtcOffset(0), formatUtcOffset(-210), formatUtcOffset(345)]).toEqual([
       'UTC+00:00',

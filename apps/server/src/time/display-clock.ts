@@ -15,30 +15,45 @@ export function formatUtcOffset(minutes: number): string {
 }
 
 // Offsets change at instants that are whole quarter hours of UTC (every zone of the tz database
-// today): within one quarter hour the offset is one, so it is looked up once per quarter hour.
+// today), at most twice a year: an offset found for one quarter hour is taken for the day around
+// it when the offsets a day before and a day after are the same.
 const QUARTER_HOUR_MS = 15 * 60_000;
+const DAY_QUARTERS = 96;
 
 /**
- * A formatter of instants in `zone` for long runs of rows (CSV exports): the zone's offset is
- * computed with Intl once per quarter hour met, the rest is arithmetic.
+ * A formatter of instants in `zone` for long runs of rows (CSV exports): the zone's offset is asked
+ * of Intl about once per two days of rows met, the rest is arithmetic.
  */
-export function displayClock(zone: string): (instant: Date) => DisplayedTime {
-  let quarter = Number.NaN;
+export function displayClock(zone: string): (instant: Date | number) => DisplayedTime {
+  // Quarter hours [from, to) where the offset is known to be `offsetMinutes`.
+  let from = 0;
+  let to = 0;
   let offsetMinutes = 0;
   let offsetText = '';
+  let day = Number.NaN;
+  let dayText = '';
+  const offsetAt = (quarter: number) => zoneOffsetMinutes(quarter * QUARTER_HOUR_MS, zone);
   return (instant) => {
-    const ms = instant.getTime();
+    const ms = typeof instant === 'number' ? instant : instant.getTime();
     const q = Math.floor(ms / QUARTER_HOUR_MS);
-    if (q !== quarter) {
-      quarter = q;
-      offsetMinutes = zoneOffsetMinutes(q * QUARTER_HOUR_MS, zone);
+    if (q < from || q >= to) {
+      offsetMinutes = offsetAt(q);
       offsetText = formatUtcOffset(offsetMinutes);
+      const steady =
+        offsetAt(q - DAY_QUARTERS) === offsetMinutes && offsetAt(q + DAY_QUARTERS) === offsetMinutes;
+      from = steady ? q - DAY_QUARTERS : q;
+      to = steady ? q + DAY_QUARTERS + 1 : q + 1;
     }
-    const w = new Date(ms + offsetMinutes * 60_000);
+    const local = ms + offsetMinutes * 60_000;
+    const d = Math.floor(local / 86_400_000);
+    if (d !== day) {
+      day = d;
+      const w = new Date(d * 86_400_000);
+      dayText = `${pad(w.getUTCDate())}/${pad(w.getUTCMonth() + 1)}/${w.getUTCFullYear()} `;
+    }
+    const seconds = Math.floor((local - d * 86_400_000) / 1000);
     return {
-      text:
-        `${pad(w.getUTCDate())}/${pad(w.getUTCMonth() + 1)}/${w.getUTCFullYear()} ` +
-        `${pad(w.getUTCHours())}:${pad(w.getUTCMinutes())}:${pad(w.getUTCSeconds())}`,
+      text: `${dayText}${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`,
       offset: offsetText,
     };
   };

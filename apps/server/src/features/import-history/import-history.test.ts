@@ -443,18 +443,18 @@ describe('filters', () => {
     ]);
   });
 
-  it('a search matching more than 10 000 rows is counted up to that bound (totalExact false)', async () => {
+  it('a search matching more than 1 000 rows is counted up to that bound (totalExact false)', async () => {
     const { id, cookie } = await fresh();
     await insertRecordSeries(db, id, {
       prefix: 'MANY',
-      count: 10_050,
+      count: 1_050,
       newest: '2025-06-01T12:00:00Z',
       stepMinutes: 1,
     });
     const page = await list(cookie, { search: 'devis' });
-    expect(page).toMatchObject({ total: 10_000, totalExact: false, totalPages: 400, hasNext: true });
+    expect(page).toMatchObject({ total: 1_000, totalExact: false, totalPages: 40, hasNext: true });
     const unfiltered = await list(cookie);
-    expect(unfiltered).toMatchObject({ total: 10_050, totalExact: true });
+    expect(unfiltered).toMatchObject({ total: 1_050, totalExact: true });
   });
 });
 

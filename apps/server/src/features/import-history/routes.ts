@@ -9,7 +9,6 @@ import {
   ZSyncHistoryXmlRequest,
   type TDisplayTimeZone,
   type TSyncHistoryPage,
-  type TSyncHistoryRow,
   type TSyncHistoryStatusAnswer,
   type TSyncHistoryXml,
   type TSyncHistoryXmlError,
@@ -25,10 +24,9 @@ import { attachmentDisposition, contentTypeOf } from '../../http/download.ts';
 import { AppError } from '../../http/errors.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { parseOr400 } from '../../http/validate.ts';
-import { displayClock } from '../../time/display-clock.ts';
 import { xmlForStorage, xmlTooLargeBody, xmlView } from './record-xml.ts';
 import {
-  historyExportRows,
+  historyCsvRows,
   historyFilters,
   IMPORT_RECORDS,
   listHistory,
@@ -44,8 +42,6 @@ import {
  */
 const XML_BODY_LIMIT = 2 * RECORD_MAX_BYTES;
 const EXPORT_BATCH = 5000;
-
-const ETAT_LABEL: Record<number, string> = { 1: 'Oui', 0: 'Non', [-1]: 'Erreur' };
 
 interface IdParams {
   id: string;
@@ -165,31 +161,12 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
     const filters = historyFilters(query, zone);
     const actor = actorOf(request);
     await auditHistoryExport(ctx.db, actor, IMPORT_RECORDS, filters);
-    const clock = displayClock(zone);
-    const cells = (r: TSyncHistoryRow) => {
-      const time = clock(new Date(r.DateHeure));
-      return [
-        ETAT_LABEL[r.Etat] ?? String(r.Etat),
-        r.TypeEnreg,
-        r.RefDoc,
-        time.text,
-        time.offset,
-        r.NumLigne,
-        r.TypeElement,
-        r.IDInterne,
-        r.hasFile ? 'Oui' : 'Non',
-      ];
-    };
-    async function* batches() {
-      for await (const rows of historyExportRows(ctx.db, actor.installationId, filters, EXPORT_BATCH)) {
-        yield rows.map(cells);
-      }
-    }
+    const rows = historyCsvRows(ctx.db, actor.installationId, filters, zone, EXPORT_BATCH);
     return sendCsv(
       reply,
       csvFileName('historique-importation', ctx.now(), zone),
       SYNC_HISTORY_CSV_HEADERS,
-      batches(),
+      rows,
     );
   });
 }

@@ -19,8 +19,10 @@ import {
   type HistoryFilters,
   type HistoryTable,
 } from '../../domain/history-list.ts';
+import type { CsvCell } from '../../http/csv.ts';
 import { AppError } from '../../http/errors.ts';
 import { dayRangeIn } from '../../time/day-range.ts';
+import { displayClock } from '../../time/display-clock.ts';
 
 /** The import records as the list engine reads them (indexes and counters: migration 004). */
 export const IMPORT_RECORDS: HistoryTable = {
@@ -85,22 +87,58 @@ export async function listHistory(
   return { data: rows, ...paging, displayTimeZone };
 }
 
-/** Every row of the filtered history, newest first, batch by batch (CSV export). */
-export async function* historyExportRows(
+const ETAT_LABEL: Record<number, string> = { 1: 'Oui', 0: 'Non', [-1]: 'Erreur' };
+
+/** The CSV columns (SYNC_HISTORY_CSV_HEADERS), the time as epoch milliseconds (no Date per row). */
+const CSV_COLUMNS = `etat, type_enreg AS "typeEnreg", ref_doc AS "refDoc",
+  (extract(epoch FROM date_heure) * 1000)::float8 AS "epochMs", num_ligne AS "numLigne", type_element AS "typeElement",
+  id_interne AS "idInterne", has_file AS "hasFile"`;
+
+interface CsvSource {
+  etat: number;
+  typeEnreg: string;
+  refDoc: string;
+  epochMs: number;
+  numLigne: number;
+  typeElement: string;
+  idInterne: string;
+  hasFile: boolean;
+}
+
+/**
+ * The CSV rows of the filtered history, newest first, batch by batch; times written in `zone`
+ * with their offset.
+ */
+export async function* historyCsvRows(
   db: Db,
   installationId: string,
   filters: HistoryFilters,
+  zone: string,
   batchSize: number,
-): AsyncGenerator<TSyncHistoryRow[]> {
-  for await (const batch of allRows<RecordRow>(
+): AsyncGenerator<CsvCell[][]> {
+  const clock = displayClock(zone);
+  for await (const batch of allRows<CsvSource>(
     db,
     IMPORT_RECORDS,
     installationId,
     filters,
-    ROW_COLUMNS,
+    CSV_COLUMNS,
     batchSize,
   )) {
-    yield batch.map(toRow);
+    yield batch.map((r) => {
+      const time = clock(Number(r.epochMs));
+      return [
+        ETAT_LABEL[r.etat] ?? String(r.etat),
+        r.typeEnreg,
+        r.refDoc,
+        time.text,
+        time.offset,
+        r.numLigne,
+        r.typeElement,
+        r.idInterne,
+        r.hasFile ? 'Oui' : 'Non',
+      ];
+    });
   }
 }
 

@@ -15,18 +15,15 @@ import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { csvFileName, sendCsv } from '../../http/csv.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { parseOr400 } from '../../http/validate.ts';
-import { displayClock } from '../../time/display-clock.ts';
 import {
   TRANSACTION_LOGS,
   transactionDetail,
-  transactionExportRows,
+  transactionCsvRows,
   transactionFilters,
   listTransactions,
 } from './service.ts';
 
 const EXPORT_BATCH = 5000;
-/** Excel keeps at most 32 767 characters in a cell: a longer log is cut, and says so. */
-const CSV_LOG_MAX = 32_000;
 
 function displayZoneOf(ctx: AppContext, request: FastifyRequest): Promise<TDisplayTimeZone> {
   const { installation, configVersion } = currentSignIn(request);
@@ -66,32 +63,12 @@ export function transactionLogsRoutes(app: FastifyInstance, ctx: AppContext): vo
       TRANSACTION_LOGS,
       filters,
     );
-    const clock = displayClock(zone);
-    async function* batches() {
-      for await (const rows of transactionExportRows(ctx.db, installation.id, filters, EXPORT_BATCH)) {
-        yield rows.map((r) => {
-          const time = clock(new Date(r.DateHeureTrt));
-          const log = r.Log.length > CSV_LOG_MAX ? `${r.Log.slice(0, CSV_LOG_MAX)}… (log tronqué)` : r.Log;
-          return [
-            r.Err === 1 ? 'Erreur' : 'OK',
-            time.text,
-            time.offset,
-            r.NumTransaction,
-            r.TypeDoc,
-            r.IDTablette,
-            r.LibelleTablette,
-            r.RefDoc,
-            r.ID,
-            log,
-          ];
-        });
-      }
-    }
+    const rows = transactionCsvRows(ctx.db, installation.id, filters, zone, EXPORT_BATCH);
     return sendCsv(
       reply,
       csvFileName('trace-transactions', ctx.now(), zone),
       TRANSACTION_LOGS_CSV_HEADERS,
-      batches(),
+      rows,
     );
   });
 }

@@ -13,8 +13,10 @@ import {
 import { decodeConnectorText } from '@synchro/config-xml';
 import type { Db, Queryable } from '../../db/types.ts';
 import { allRows, listPage, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
+import type { CsvCell } from '../../http/csv.ts';
 import { AppError } from '../../http/errors.ts';
 import { dayRangeIn } from '../../time/day-range.ts';
+import { displayClock } from '../../time/display-clock.ts';
 
 /** The transaction trace as the list engine reads it (indexes and counters: migration 004). */
 export const TRANSACTION_LOGS: HistoryTable = {
@@ -122,23 +124,61 @@ export async function listTransactions(
   return { logs: rows, pagination: paging, displayTimeZone };
 }
 
-/** Every transaction the filters select, newest first, with whole logs, batch by batch (CSV). */
-export async function* transactionExportRows(
+/** Excel keeps at most 32 767 characters in a cell: a longer log is cut, and says so. */
+const CSV_LOG_MAX = 32_000;
+
+const CSV_COLUMNS = `err, (extract(epoch FROM date_heure_trt) * 1000)::float8 AS "epochMs", num_transaction AS "numTransaction",
+  type_doc AS "typeDoc", id_tablette AS "idTablette", libelle_tablette AS "libelleTablette", ref_doc AS "refDoc",
+  tx_id AS "txId", log`;
+
+interface CsvSource {
+  err: number;
+  epochMs: number;
+  numTransaction: string;
+  typeDoc: string;
+  idTablette: string;
+  libelleTablette: string;
+  refDoc: string;
+  txId: string;
+  log: string;
+}
+
+/**
+ * The CSV rows of the filtered trace, newest first, batch by batch, with whole decoded logs;
+ * times written in `zone` with their offset.
+ */
+export async function* transactionCsvRows(
   db: Db,
   installationId: string,
   filters: HistoryFilters,
+  zone: string,
   batchSize: number,
-): AsyncGenerator<TTransactionLogDetail[]> {
-  const columns = `${COLUMNS}, log`;
-  for await (const batch of allRows<TransactionRow & { log: string }>(
+): AsyncGenerator<CsvCell[][]> {
+  const clock = displayClock(zone);
+  for await (const batch of allRows<CsvSource>(
     db,
     TRANSACTION_LOGS,
     installationId,
     filters,
-    columns,
+    CSV_COLUMNS,
     batchSize,
   )) {
-    yield batch.map((r) => toRow(r, { Log: decodeConnectorText(r.log), logTruncated: false }));
+    yield batch.map((r) => {
+      const time = clock(Number(r.epochMs));
+      const log = decodeConnectorText(r.log);
+      return [
+        r.err === 1 ? 'Erreur' : 'OK',
+        time.text,
+        time.offset,
+        r.numTransaction,
+        r.typeDoc,
+        r.idTablette,
+        r.libelleTablette,
+        r.refDoc,
+        r.txId,
+        log.length > CSV_LOG_MAX ? `${log.slice(0, CSV_LOG_MAX)}… (log tronqué)` : log,
+      ];
+    });
   }
 }
 
