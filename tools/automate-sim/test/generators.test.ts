@@ -325,15 +325,15 @@ describe('sourceStatuses', () => {
 
   it('reports the sources with a provider as connected', () => {
     expect(sourceStatuses(new Random(1), sources, { failureRate: 0 })).toEqual([
-      { index: 1, Status: '1', StatusLibelle: 'Cnx 1 Ok : SQL' },
-      { index: 3, Status: '1', StatusLibelle: 'Cnx 3 Ok : HFSQL' },
+      { index: 1, Status: '1', StatusLibelle: ' Ok : SQL' },
+      { index: 3, Status: '1', StatusLibelle: ' Ok : HFSQL' },
     ]);
   });
 
   it('fails the first source of a failed sync, with a reason in the connector convention', () => {
     const [first, second] = sourceStatuses(new Random(1), sources, { failed: true });
     expect(first?.Status).toBe('0');
-    expect(decodeConnectorText(first?.StatusLibelle ?? '')).toMatch(/^Cnx 1 Erreur : /);
+    expect(decodeConnectorText(first?.StatusLibelle ?? '')).toMatch(/^ Erreur : /);
     expect(second?.Status).toBe('1');
   });
 

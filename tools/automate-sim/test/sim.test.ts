@@ -235,7 +235,11 @@ describe('the sync played through the connector API', () => {
     expect(['0', '1']).toContain(DerSynchro.DureeAlerte);
     expect(['0', '1']).toContain(DerSynchro.TailleAlerte);
     expect(patch.Sources).toEqual([
-      { index: 1, Status: expect.stringMatching(/^[01]$/), StatusLibelle: expect.stringMatching(/^Cnx 1 /) },
+      {
+        index: 1,
+        Status: expect.stringMatching(/^[01]$/),
+        StatusLibelle: expect.stringMatching(/^ (Ok|Erreur) : /),
+      },
     ]);
     // The order of the steps: configuration first, the last sync written last.
     const steps = fake.requests
@@ -333,7 +337,7 @@ describe('the sync played through the connector API', () => {
     };
     expect(patch.DerSynchro.DureeAlerte).toBe('1');
     expect(patch.Sources[0]?.Status).toBe('0');
-    expect(decodeConnectorText(patch.Sources[0]?.StatusLibelle ?? '')).toMatch(/^Cnx 1 Erreur : /);
+    expect(decodeConnectorText(patch.Sources[0]?.StatusLibelle ?? '')).toMatch(/^ Erreur : /);
     const tx = fake.transactionBatches.flat();
     expect(tx.filter((t) => t.Err === 1).length).toBeGreaterThan(60);
     expect(logs.some((l) => l.includes('jouée en échec'))).toBe(true);

@@ -1,6 +1,7 @@
 /**
  * The connection status of each source that has a provider, as the connector writes
- * `Source/Status` and `StatusLibelle` (`Cnx 1 Ok : SQL`; Status 0 with the reason when it failed).
+ * `Source/Status` and `StatusLibelle` (` Ok : SQL`, as the real document has it: the console shows
+ * « Cnx 1 » before it; Status 0 with the reason when it failed).
  */
 import { encodeConnectorText } from '@synchro/config-xml';
 import type { TSourceStatusPatch } from '../api-types.ts';
@@ -42,14 +43,12 @@ export function sourceStatuses(
   }
   return sources.map((s, i) => {
     const kind = KIND_OF_PROVIDER[s.provider] ?? s.provider;
-    if (i !== failing) return { index: s.index, Status: '1', StatusLibelle: `Cnx ${s.index} Ok : ${kind}` };
+    if (i !== failing) return { index: s.index, Status: '1', StatusLibelle: ` Ok : ${kind}` };
     const server = s.server.trim() !== '' ? s.server.trim() : kind;
     return {
       index: s.index,
       Status: '0',
-      StatusLibelle: encodeConnectorText(
-        `Cnx ${s.index} Erreur : ${rng.pick(FAILURES).replace('{server}', server)}`,
-      ),
+      StatusLibelle: encodeConnectorText(` Erreur : ${rng.pick(FAILURES).replace('{server}', server)}`),
     };
   });
 }
