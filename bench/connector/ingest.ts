@@ -351,17 +351,22 @@ function section(results: Result[], machine: string, migrations: string): string
   return `${lines.join('\n')}\n`;
 }
 
+const START = '<!-- bench/connector: start -->';
+const END = '<!-- bench/connector: end -->';
+
+/** Puts the section between its markers in bench/README.md (appended the first time). */
 function writeReadme(text: string): void {
   const file = join(REPO, 'bench/README.md');
-  let readme = readFileSync(file, 'utf8');
-  const start = readme.indexOf('## Connector API: ingestion');
-  if (start >= 0) {
-    const next = readme.indexOf('\n## ', start + 1);
-    readme = readme.slice(0, start) + text + (next >= 0 ? readme.slice(next) : '');
-  } else {
-    readme = `${readme.trimEnd()}\n\n${text}`;
-  }
-  writeFileSync(file, readme);
+  const readme = readFileSync(file, 'utf8');
+  const block = `${START}\n${text}${END}\n`;
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  writeFileSync(
+    file,
+    start >= 0 && end > start
+      ? readme.slice(0, start) + block + readme.slice(end + END.length + 1)
+      : `${readme.trimEnd()}\n\n${block}`,
+  );
 }
 
 const machine = describeMachine();
