@@ -1,0 +1,63 @@
+import { useCallback, useState } from 'react';
+
+/**
+ * The filters and the position of a history list (import history, transaction trace). Any filter
+ * change goes back to page 1 without cursor (docs/spec-notes.md, Import history and transaction
+ * trace: « changing filters resets the page to 1 »; a cursor belongs to its filters).
+ */
+export interface ListFilters {
+  /** The calendar day chosen, `yyyy-MM-dd`, or null. */
+  day: string | null;
+  /** The search text applied (on Enter), trimmed; '' for none. */
+  search: string;
+  errorOnly: boolean;
+}
+
+/** A page to read: its number, and the keyset cursor of the neighbouring page it was reached from. */
+export interface ListPosition {
+  page: number;
+  cursor: string | null;
+}
+
+export const NO_FILTERS: ListFilters = { day: null, search: '', errorOnly: false };
+export const FIRST_PAGE: ListPosition = { page: 1, cursor: null };
+
+export function useListState() {
+  const [filters, setFilters] = useState<ListFilters>(NO_FILTERS);
+  const [position, setPosition] = useState<ListPosition>(FIRST_PAGE);
+
+  const changeFilters = useCallback((patch: Partial<ListFilters>) => {
+    setFilters((current) => ({ ...current, ...patch }));
+    setPosition(FIRST_PAGE);
+  }, []);
+
+  return {
+    filters,
+    position,
+    setDay: useCallback((day: string | null) => changeFilters({ day }), [changeFilters]),
+    setSearch: useCallback((search: string) => changeFilters({ search: search.trim() }), [changeFilters]),
+    setErrorOnly: useCallback((errorOnly: boolean) => changeFilters({ errorOnly }), [changeFilters]),
+    goTo: setPosition,
+  };
+}
+
+/**
+ * The spec's date parameter of the import history: local noon of the chosen day, as an ISO
+ * instant (docs/spec-notes.md, Import history and transaction trace: « the date filter is set to
+ * noon local time »). The server takes that instant's day in the display zone.
+ */
+export function localNoonIso(day: string): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(year, month - 1, date, 12, 0, 0, 0).toISOString();
+}
+
+/** Query string of a request: absent (null, undefined) and empty values left out. */
+export function queryString(params: Record<string, string | number | boolean | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === null || value === undefined || value === '') continue;
+    search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}

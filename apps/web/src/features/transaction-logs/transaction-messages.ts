@@ -1,0 +1,26 @@
+/** The transaction trace's texts (product spec §2 and §8, as written). */
+export const TRACE_TEXT = {
+  title: 'Trace des transactions',
+  loading: 'Chargement des transactions...',
+  empty: 'Aucun log de transaction trouvé pour les critères sélectionnés.',
+  loadError: 'Une erreur est survenue lors de la récupération des logs. Veuillez réessayer.',
+  loadErrorTitle: 'Impossible de charger la trace des transactions',
+  errorOnly: 'Afficher uniquement les erreurs',
+  searchLabel: 'Rechercher',
+  searchPlaceholder: 'Type de document, ID terminal ou n° de document',
+  detailTitle: 'Détail de la transaction',
+  seeMore: 'Voir plus',
+} as const;
+
+/** The log's first two lines, with an ellipsis when there is more (product spec §2). */
+export function logPreview(log: string, truncated: boolean): string {
+  const lines = log.replace(/\r\n?/g, '\n').split('\n');
+  const firstTwo = lines.slice(0, 2).join('\n').trimEnd();
+  const more = truncated || lines.slice(2).some((line) => line.trim() !== '');
+  return more ? `${firstTwo}…` : firstTwo;
+}
+
+/** 'Affichage de 25 sur 1 234 enregistrements' (product spec §2). */
+export function displaySummary(shown: number, total: string): string {
+  return `Affichage de ${shown} sur ${total} enregistrements`;
+}
