@@ -1,6 +1,7 @@
 import { HISTORY_LIMITS, type THistoryPaging } from '@synchro/contracts';
 import type { Db, Queryable } from '../db/types.ts';
 import type { DayRange } from '../time/day-range.ts';
+import { displayClock, type DisplayedTime } from '../time/display-clock.ts';
 import { recordAudit } from './audit.ts';
 import { cursorScope, decodeCursor, encodeCursor, type CursorPosition } from './history-cursor.ts';
 
@@ -352,6 +353,28 @@ export async function* allRows<Row>(
     // A batch the consumer never takes (client gone) must not end as an unhandled rejection.
     pending?.catch(() => {});
     if (rows.length > 0) yield rows;
+  }
+}
+
+/** What an export reads (its columns, `epochMs` the row's time) and writes for each row. */
+export interface CsvExport<Row extends { epochMs: number }> {
+  table: HistoryTable;
+  columns: string;
+  cells: (row: Row, time: DisplayedTime) => (string | number)[];
+}
+
+/** The CSV rows of a filtered list, newest first, batch by batch, times written in `zone`. */
+export async function* csvRowsOf<Row extends { epochMs: number }>(
+  db: Db,
+  spec: CsvExport<Row>,
+  installationId: string,
+  filters: HistoryFilters,
+  zone: string,
+  batchSize: number,
+): AsyncGenerator<(string | number)[][]> {
+  const clock = displayClock(zone);
+  for await (const batch of allRows<Row>(db, spec.table, installationId, filters, spec.columns, batchSize)) {
+    yield batch.map((r) => spec.cells(r, clock(Number(r.epochMs))));
   }
 }
 

@@ -140,3 +140,13 @@ export async function insertTransactionSeries(
     ],
   );
 }
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** A path with its query string (absent values left out). */
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}

@@ -15,7 +15,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
-import { insertRecords, insertRecordSeries, SIMPLE_ENREG } from '../../../test/helpers/history.ts';
+import {
+  insertRecords,
+  insertRecordSeries,
+  SIMPLE_ENREG,
+  type Query,
+  withQuery,
+} from '../../../test/helpers/history.ts';
 import type { Db } from '../../db/types.ts';
 
 /** The sanitised real record (byte order mark, CRLF), as config-xml's tests keep it. */
@@ -43,14 +49,7 @@ async function fresh(configText = FIXTURE_CONFIG) {
   return { id: installation.id, syncId, token: connectorToken, cookie: await signIn(app, syncId) };
 }
 
-type Query = Record<string, string | number | boolean | undefined>;
-
-function url(path: string, query: Query = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
-}
+const url = withQuery;
 
 async function list(cookie: string, query: Query = {}): Promise<TSyncHistoryPage> {
   const res = await app.inject({ url: url(SYNC_HISTORY_PATH, query), headers: { cookie } });

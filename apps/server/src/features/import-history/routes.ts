@@ -17,7 +17,7 @@ import {
 import { decodeConnectorText, RECORD_MAX_BYTES } from '@synchro/config-xml';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { auditHistoryExport, type HistoryActor } from '../../domain/history-list.ts';
+import { auditHistoryExport, csvRowsOf, type HistoryActor } from '../../domain/history-list.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { csvFileName, sendCsv } from '../../http/csv.ts';
 import { attachmentDisposition, contentTypeOf } from '../../http/download.ts';
@@ -26,7 +26,7 @@ import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { xmlForStorage, xmlTooLargeBody, xmlView } from './record-xml.ts';
 import {
-  historyCsvRows,
+  HISTORY_CSV,
   historyFilters,
   IMPORT_RECORDS,
   listHistory,
@@ -161,7 +161,7 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
     const filters = historyFilters(query, zone);
     const actor = actorOf(request);
     await auditHistoryExport(ctx.db, actor, IMPORT_RECORDS, filters);
-    const rows = historyCsvRows(ctx.db, actor.installationId, filters, zone, EXPORT_BATCH);
+    const rows = csvRowsOf(ctx.db, HISTORY_CSV, actor.installationId, filters, zone, EXPORT_BATCH);
     return sendCsv(
       reply,
       csvFileName('historique-importation', ctx.now(), zone),

@@ -13,16 +13,14 @@ import { exactText, storedText } from '../../db/text-column.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
-  allRows,
   listPage,
+  type CsvExport,
   type HistoryActor,
   type HistoryFilters,
   type HistoryTable,
 } from '../../domain/history-list.ts';
-import type { CsvCell } from '../../http/csv.ts';
 import { AppError } from '../../http/errors.ts';
 import { dayRangeIn } from '../../time/day-range.ts';
-import { displayClock } from '../../time/display-clock.ts';
 
 /** The import records as the list engine reads them (indexes and counters: migration 004). */
 export const IMPORT_RECORDS: HistoryTable = {
@@ -105,42 +103,22 @@ interface CsvSource {
   hasFile: boolean;
 }
 
-/**
- * The CSV rows of the filtered history, newest first, batch by batch; times written in `zone`
- * with their offset.
- */
-export async function* historyCsvRows(
-  db: Db,
-  installationId: string,
-  filters: HistoryFilters,
-  zone: string,
-  batchSize: number,
-): AsyncGenerator<CsvCell[][]> {
-  const clock = displayClock(zone);
-  for await (const batch of allRows<CsvSource>(
-    db,
-    IMPORT_RECORDS,
-    installationId,
-    filters,
-    CSV_COLUMNS,
-    batchSize,
-  )) {
-    yield batch.map((r) => {
-      const time = clock(Number(r.epochMs));
-      return [
-        ETAT_LABEL[r.etat] ?? String(r.etat),
-        r.typeEnreg,
-        r.refDoc,
-        time.text,
-        time.offset,
-        r.numLigne,
-        r.typeElement,
-        r.idInterne,
-        r.hasFile ? 'Oui' : 'Non',
-      ];
-    });
-  }
-}
+/** The history's CSV (SYNC_HISTORY_CSV_HEADERS). */
+export const HISTORY_CSV: CsvExport<CsvSource> = {
+  table: IMPORT_RECORDS,
+  columns: CSV_COLUMNS,
+  cells: (r, time) => [
+    ETAT_LABEL[r.etat] ?? String(r.etat),
+    r.typeEnreg,
+    r.refDoc,
+    time.text,
+    time.offset,
+    r.numLigne,
+    r.typeElement,
+    r.idInterne,
+    r.hasFile ? 'Oui' : 'Non',
+  ],
+};
 
 // ---------------------------------------------------------------------------------------------
 // One record

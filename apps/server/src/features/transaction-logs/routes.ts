@@ -10,7 +10,7 @@ import {
 } from '@synchro/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { auditHistoryExport } from '../../domain/history-list.ts';
+import { auditHistoryExport, csvRowsOf } from '../../domain/history-list.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { csvFileName, sendCsv } from '../../http/csv.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
@@ -18,7 +18,7 @@ import { parseOr400 } from '../../http/validate.ts';
 import {
   TRANSACTION_LOGS,
   transactionDetail,
-  transactionCsvRows,
+  TRANSACTION_CSV,
   transactionFilters,
   listTransactions,
 } from './service.ts';
@@ -63,7 +63,7 @@ export function transactionLogsRoutes(app: FastifyInstance, ctx: AppContext): vo
       TRANSACTION_LOGS,
       filters,
     );
-    const rows = transactionCsvRows(ctx.db, installation.id, filters, zone, EXPORT_BATCH);
+    const rows = csvRowsOf(ctx.db, TRANSACTION_CSV, installation.id, filters, zone, EXPORT_BATCH);
     return sendCsv(
       reply,
       csvFileName('trace-transactions', ctx.now(), zone),

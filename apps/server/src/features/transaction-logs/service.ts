@@ -12,11 +12,14 @@ import {
 } from '@synchro/contracts';
 import { decodeConnectorText } from '@synchro/config-xml';
 import type { Db, Queryable } from '../../db/types.ts';
-import { allRows, listPage, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
-import type { CsvCell } from '../../http/csv.ts';
+import {
+  listPage,
+  type CsvExport,
+  type HistoryFilters,
+  type HistoryTable,
+} from '../../domain/history-list.ts';
 import { AppError } from '../../http/errors.ts';
 import { dayRangeIn } from '../../time/day-range.ts';
-import { displayClock } from '../../time/display-clock.ts';
 
 /** The transaction trace as the list engine reads it (indexes and counters: migration 004). */
 export const TRANSACTION_LOGS: HistoryTable = {
@@ -143,44 +146,26 @@ interface CsvSource {
   log: string;
 }
 
-/**
- * The CSV rows of the filtered trace, newest first, batch by batch, with whole decoded logs;
- * times written in `zone` with their offset.
- */
-export async function* transactionCsvRows(
-  db: Db,
-  installationId: string,
-  filters: HistoryFilters,
-  zone: string,
-  batchSize: number,
-): AsyncGenerator<CsvCell[][]> {
-  const clock = displayClock(zone);
-  for await (const batch of allRows<CsvSource>(
-    db,
-    TRANSACTION_LOGS,
-    installationId,
-    filters,
-    CSV_COLUMNS,
-    batchSize,
-  )) {
-    yield batch.map((r) => {
-      const time = clock(Number(r.epochMs));
-      const log = decodeConnectorText(r.log);
-      return [
-        r.err === 1 ? 'Erreur' : 'OK',
-        time.text,
-        time.offset,
-        r.numTransaction,
-        r.typeDoc,
-        r.idTablette,
-        r.libelleTablette,
-        r.refDoc,
-        r.txId,
-        log.length > CSV_LOG_MAX ? `${log.slice(0, CSV_LOG_MAX)}… (log tronqué)` : log,
-      ];
-    });
-  }
-}
+/** The trace's CSV (TRANSACTION_LOGS_CSV_HEADERS), with whole decoded logs. */
+export const TRANSACTION_CSV: CsvExport<CsvSource> = {
+  table: TRANSACTION_LOGS,
+  columns: CSV_COLUMNS,
+  cells: (r, time) => {
+    const log = decodeConnectorText(r.log);
+    return [
+      r.err === 1 ? 'Erreur' : 'OK',
+      time.text,
+      time.offset,
+      r.numTransaction,
+      r.typeDoc,
+      r.idTablette,
+      r.libelleTablette,
+      r.refDoc,
+      r.txId,
+      log.length > CSV_LOG_MAX ? `${log.slice(0, CSV_LOG_MAX)}… (log tronqué)` : log,
+    ];
+  },
+};
 
 /** GET /api/transaction-logs/{ID}: the transaction and its whole log; 404 when not this installation's. */
 export async function transactionDetail(

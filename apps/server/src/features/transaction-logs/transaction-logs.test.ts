@@ -11,7 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
-import { insertTransactions, insertTransactionSeries } from '../../../test/helpers/history.ts';
+import {
+  insertTransactions,
+  insertTransactionSeries,
+  type Query,
+  withQuery,
+} from '../../../test/helpers/history.ts';
 import type { Db } from '../../db/types.ts';
 import { decodeLogHead, logPreview } from './service.ts';
 
@@ -34,14 +39,7 @@ async function fresh(configText = FIXTURE_CONFIG) {
   return { id: installation.id, token: connectorToken, cookie: await signIn(app, syncId) };
 }
 
-type Query = Record<string, string | number | boolean | undefined>;
-
-function url(path: string, query: Query = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
-}
+const url = withQuery;
 
 async function list(cookie: string, query: Query = {}): Promise<TTransactionLogsPage> {
   const res = await app.inject({ url: url(TRANSACTION_LOGS_PATH, query), headers: { cookie } });

@@ -1,0 +1,496 @@
+/**
+ * The import history and the transaction trace at a million rows, on the embedded database
+ * (PGlite) and on PostgreSQL: p50 and p95 of each list case through the API (the built server,
+ * a process of its own, one signed-in session, requests one at a time, answer parsed), beside the
+ * raw SQL of the same case in the same run (the server stopped, the same statements from this
+ * process), then the CSV export of a million rows (rows/s, the server's memory).
+ *
+ *   npx tsx bench/history/run.ts [--db both|embedded|postgres] [--records 1000000]
+ *     [--transactions 1000000] [--installations 100] [--runs 40] [--reseed] [--no-readme]
+ *
+ * Data: `npm run admin -- seed-history` into bench/history/data/ (embedded) or the database
+ * synchro_bench_history of POSTGRES_URL's server (default postgres://postgres@127.0.0.1:5432/test);
+ * kept between runs (--reseed starts again). Figures go to bench/README.md (« Import history and
+ * transaction trace »); the raw results to bench/history/data/results-<db>.json.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { describeMachine } from '../config-xml/machine.ts';
+import { cases, LISTS, type CaseInputs, type CaseSpec, type ListSpec } from './cases.ts';
+import { writeReadme, type CaseResult, type DbResult, type ExportResult } from './report.ts';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const DATA = join(import.meta.dirname, 'data');
+const SYNC_ID = 'BENCHHIST';
+const CLIENT_ID = 'bench-history-client-id';
+const ZONE = 'Europe/Paris'; // Planifications/FuseauHoraire of the demo configuration
+const PORT = 5391;
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'both' },
+    records: { type: 'string', default: '1000000' },
+    transactions: { type: 'string', default: '1000000' },
+    installations: { type: 'string', default: '100' },
+    runs: { type: 'string', default: '40' },
+    reseed: { type: 'boolean', default: false },
+    'no-readme': { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(args.runs);
+/** The page in the middle of the measured installation's history: 20 000 of 40 000 at a million rows. */
+const MIDDLE_PAGE = Math.max(2, Math.floor(Number(args.records) / 25 / 2));
+const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const BENCH_DB = 'synchro_bench_history';
+
+// ---------------------------------------------------------------------------------------------
+// Targets: where the data lives, how the server and the raw SQL reach it
+
+interface Target {
+  name: 'embedded' | 'postgres';
+  env: Record<string, string>;
+  /** A raw SQL session (the server stopped on the embedded database). */
+  open: () => Promise<RawDb>;
+  reset: () => Promise<void>;
+}
+
+interface RawDb {
+  query: <T>(sql: string, params: unknown[]) => Promise<T[]>;
+  close: () => Promise<void>;
+}
+
+function postgresUrl(database: string): string {
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+function embedded(): Target {
+  const dir = join(DATA, 'embedded');
+  return {
+    name: 'embedded',
+    env: { DATA_DIR: dir },
+    async open() {
+      const db = await PGlite.create({ dataDir: join(dir, 'pglite'), extensions: { pg_trgm } });
+      return {
+        query: async <T>(sql: string, params: unknown[]) => (await db.query<T>(sql, params)).rows,
+        close: () => db.close(),
+      };
+    },
+    async reset() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function postgres(): Target {
+  const url = postgresUrl(BENCH_DB);
+  return {
+    name: 'postgres',
+    env: { DATABASE_URL: url, SESSION_SECRET: 'bench-history-session-secret-0123456789' },
+    async open() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return {
+        query: async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[],
+        close: () => client.end(),
+      };
+    },
+    async reset() {
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB}`);
+        await admin.query(`CREATE DATABASE ${BENCH_DB}`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+async function ensureDatabase(target: Target) {
+  if (target.name !== 'postgres') return;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [BENCH_DB]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${BENCH_DB}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+function admin(target: Target, ...argv: string[]): string {
+  const res = spawnSync(process.execPath, ['scripts/admin.mjs', ...argv], {
+    cwd: REPO,
+    env: { ...process.env, ...target.env, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 26,
+  });
+  if (res.status !== 0) throw new Error(`admin ${argv[0]} a échoué (${res.status})`);
+  return res.stdout;
+}
+
+async function seeded(target: Target): Promise<boolean> {
+  if (target.name === 'embedded' && !existsSync(join(DATA, 'embedded', 'pglite'))) return false;
+  const db = await target.open();
+  try {
+    const rows = await db
+      .query<{ records: number; transactions: number }>(
+        `SELECT (SELECT coalesce(sum(total), 0) FROM import_record_day_counts c WHERE c.installation_id = i.id)::int AS records,
+                (SELECT coalesce(sum(total), 0) FROM transaction_log_day_counts c WHERE c.installation_id = i.id)::int AS transactions
+         FROM installations i WHERE sync_id = $1`,
+        [SYNC_ID],
+      )
+      .catch(() => []);
+    const row = rows[0];
+    return (
+      row !== undefined &&
+      row.records >= Number(args.records) &&
+      row.transactions >= Number(args.transactions)
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+async function prepare(target: Target): Promise<number | null> {
+  await ensureDatabase(target);
+  if (!args.reseed && (await seeded(target))) return null;
+  await target.reset();
+  mkdirSync(DATA, { recursive: true });
+  admin(
+    target,
+    'create-installation',
+    '--sync-id',
+    SYNC_ID,
+    '--client-id',
+    CLIENT_ID,
+    '--config',
+    'apps/server/demo/connexion-ebp-gescom.xml',
+    '--premium',
+  );
+  const started = performance.now();
+  console.log(`[${target.name}] seed-history…`);
+  admin(
+    target,
+    'seed-history',
+    '--sync-id',
+    SYNC_ID,
+    '--records',
+    String(args.records),
+    '--transactions',
+    String(args.transactions),
+    '--installations',
+    String(args.installations),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server process
+
+interface Server {
+  process: ChildProcess;
+  base: string;
+  cookie: string;
+}
+
+async function startServer(target: Target): Promise<Server> {
+  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: REPO,
+    env: { ...process.env, ...target.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`le serveur s'est arrêté (${child.exitCode})`);
+    const ok = await fetch(`${base}/api/user`).then(
+      (r) => r.status === 401,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: SYNC_ID, password: CLIENT_ID }),
+  });
+  if (!login.ok) throw new Error(`connexion refusée : ${login.status} ${await login.text()}`);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return { process: child, base, cookie };
+}
+
+async function stopServer(server: Server) {
+  const exited = new Promise((r) => server.process.once('exit', r));
+  server.process.kill('SIGTERM');
+  await exited;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+async function measure<T>(task: () => Promise<T>): Promise<{ p50: number; p95: number; last: T }> {
+  let last = await task();
+  for (let i = 0; i < 2; i++) last = await task();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    last = await task();
+    samples.push(performance.now() - t0);
+  }
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), last };
+}
+
+async function apiGet(server: Server, path: string, query: Record<string, string>): Promise<unknown> {
+  const res = await fetch(`${server.base}${path}?${new URLSearchParams(query)}`, {
+    headers: { cookie: server.cookie },
+  });
+  if (!res.ok) throw new Error(`${path} ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function runStatements(db: RawDb, spec: CaseSpec): Promise<Record<string, unknown>[][]> {
+  const out: Record<string, unknown>[][] = [];
+  for (const s of spec.statements) {
+    // A first page that holds everything is its own total (the server skips the count then).
+    if (spec.countIfMore && out.length === 1 && (out[0]?.length ?? 0) <= 25) break;
+    out.push(await db.query<Record<string, unknown>>(s.sql, s.params));
+  }
+  return out;
+}
+
+/** What both sides need to build the cases: read once with raw SQL before the server starts. */
+async function inputsOf(db: RawDb, l: ListSpec): Promise<CaseInputs> {
+  const [inst] = await db.query<{ id: string }>('SELECT id FROM installations WHERE sync_id = $1', [SYNC_ID]);
+  if (!inst) throw new Error('installation du banc introuvable');
+  const installationId = inst.id;
+  const [counts] = await db.query<{ total: number; errors: number }>(
+    `SELECT sum(total)::int AS total, sum(errors)::int AS errors FROM ${l.dayCounts} WHERE installation_id = $1`,
+    [installationId],
+  );
+  // One day a year back, in the display zone.
+  const [day] = await db.query<{ date: string; from: string; to: string }>(
+    `SELECT d::text AS date,
+            to_char((d::timestamp AT TIME ZONE $1) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "from",
+            to_char(((d + 1)::timestamp AT TIME ZONE $1) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "to"
+     FROM (SELECT (now() AT TIME ZONE $1)::date - 365 AS d) AS x`,
+    [ZONE],
+  );
+  const rareSql =
+    l.name === 'history'
+      ? `SELECT ref_doc AS term FROM import_records WHERE installation_id = $1 AND type_enreg = 'DocumentDEVIS' ORDER BY id OFFSET $2 LIMIT 1`
+      : `SELECT ref_doc AS term FROM transaction_logs WHERE installation_id = $1 AND ref_doc <> '' ORDER BY id OFFSET $2 LIMIT 1`;
+  // A reference from the older part of the history, in a quarter of the rows of its kind.
+  const [rare] = await db.query<{ term: string }>(rareSql, [
+    installationId,
+    Math.floor((counts?.total ?? 0) / 10),
+  ]);
+  const offset = (MIDDLE_PAGE - 1) * 25;
+  const [middle] = await db.query<{ day: string; before: number }>(
+    `SELECT day::text AS day, before::int AS before FROM (
+       SELECT day, n, sum(n) OVER (ORDER BY day DESC ROWS UNBOUNDED PRECEDING) - n AS before
+       FROM (SELECT day, total AS n FROM ${l.dayCounts} WHERE installation_id = $1) AS c WHERE n > 0
+     ) AS w WHERE before + n > $2 ORDER BY day DESC LIMIT 1`,
+    [installationId, offset],
+  );
+  if (!counts || !day || !rare || !middle) throw new Error('données du banc incomplètes');
+  return {
+    installationId,
+    total: counts.total,
+    errors: counts.errors,
+    day,
+    rare: rare.term,
+    common: 'devis',
+    middle: { page: MIDDLE_PAGE, ...middle },
+  };
+}
+
+/** 'Suivant' from the middle page: the keyset statement the server runs after its last row. */
+function nextCase(l: ListSpec, inputs: CaseInputs, rowKey: string, rowId: string): CaseSpec {
+  return {
+    label: NEXT_LABEL,
+    query: {},
+    statements: [
+      {
+        sql: `SELECT coalesce(sum(total), 0)::int AS n FROM ${l.dayCounts} WHERE installation_id = $1`,
+        params: [inputs.installationId],
+      },
+      {
+        sql: `SELECT ${l.columns}, id::text AS "rowId",
+      to_char(${l.time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "rowKey"
+    FROM ${l.table} WHERE installation_id = $1 AND (${l.time}, id) < ($2::timestamptz, $3::bigint)
+    ORDER BY ${l.time} DESC, id DESC OFFSET $4 LIMIT $5`,
+        params: [inputs.installationId, rowKey, rowId, 0, 26],
+      },
+    ],
+    rowsFrom: 1,
+    reverse: false,
+  };
+}
+
+/** Downloads an export with node:http (no stream adapter in the way), counting bytes. */
+function download(url: string, cookie: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { cookie } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`${url} ${res.statusCode}`));
+        return;
+      }
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve(bytes));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+async function exportCsv(server: Server, path: string, rows: number): Promise<ExportResult> {
+  const pid = server.process.pid ?? 0;
+  const rssBefore = rssMb(pid);
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+  const t0 = performance.now();
+  const bytes = await download(`${server.base}${path}`, server.cookie);
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  return {
+    path,
+    rows,
+    seconds,
+    rowsPerSecond: rows / seconds,
+    megabytes: bytes / 2 ** 20,
+    rssBefore,
+    rssPeak: peak,
+  };
+}
+
+const NEXT_LABEL = `Suivant to page ${(MIDDLE_PAGE + 1).toLocaleString('fr-FR')} (cursor)`;
+const isMiddle = (spec: CaseSpec) => spec.label.startsWith(`page ${MIDDLE_PAGE.toLocaleString('fr-FR')}`);
+
+async function benchTarget(target: Target): Promise<DbResult> {
+  const seedSeconds = await prepare(target);
+  const raw0 = await target.open();
+  const inputs = { history: await inputsOf(raw0, LISTS.history), trace: await inputsOf(raw0, LISTS.trace) };
+  await raw0.close();
+  const lists = [LISTS.history, LISTS.trace];
+
+  // 1. Through the API: every case, then 'Suivant' from the middle page with its cursor.
+  const server = await startServer(target);
+  const api = new Map<string, { p50: number; p95: number; ids: string[] }>();
+  const exports: ExportResult[] = [];
+  const record = (l: ListSpec, label: string, m: { p50: number; p95: number; last: unknown }) => {
+    api.set(`${l.name}/${label}`, { p50: m.p50, p95: m.p95, ids: l.rowsOf(m.last) });
+    console.log(
+      `[${target.name}] API ${l.name} ${label}: p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms`,
+    );
+  };
+  try {
+    for (const l of lists) {
+      let cursor: string | null = null;
+      for (const spec of cases(l, inputs[l.name])) {
+        const m = await measure(() => apiGet(server, l.path, spec.query));
+        record(l, spec.label, m);
+        if (isMiddle(spec)) cursor = l.pagingOf(m.last).nextCursor;
+      }
+      if (!cursor) throw new Error('page du milieu sans curseur');
+      const next = { page: String(MIDDLE_PAGE + 1), cursor };
+      record(l, NEXT_LABEL, await measure(() => apiGet(server, l.path, next)));
+    }
+    for (const [path, rows] of [
+      ['/api/exports/sync-history.csv', inputs.history.total],
+      ['/api/exports/transaction-logs.csv', inputs.trace.total],
+    ] as const) {
+      const result = await exportCsv(server, path, rows);
+      exports.push(result);
+      console.log(`[${target.name}] export ${path}: ${JSON.stringify(result)}`);
+    }
+  } finally {
+    await stopServer(server);
+  }
+
+  // 2. The same statements, raw, in the same run.
+  const raw = await target.open();
+  const results: CaseResult[] = [];
+  const check = async (l: ListSpec, spec: CaseSpec) => {
+    const m = await measure(() => runStatements(raw, spec));
+    const rawIds = (m.last[spec.rowsFrom] ?? [])
+      .slice(0, 25)
+      .map((r) => String(r[l.name === 'history' ? 'IDInterne' : 'ID']));
+    if (spec.reverse) rawIds.reverse();
+    const fromApi = api.get(`${l.name}/${spec.label}`);
+    const same = JSON.stringify(fromApi?.ids) === JSON.stringify(rawIds);
+    results.push({
+      list: l.name,
+      label: spec.label,
+      apiP50: fromApi?.p50 ?? NaN,
+      apiP95: fromApi?.p95 ?? NaN,
+      rawP50: m.p50,
+      rawP95: m.p95,
+      rows: fromApi?.ids.length ?? 0,
+      sameRows: same,
+    });
+    console.log(
+      `[${target.name}] SQL ${l.name} ${spec.label}: p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms${same ? '' : ' (≠ API)'}`,
+    );
+    return m.last;
+  };
+  try {
+    for (const l of lists) {
+      let edge: { rowKey: string; rowId: string } | undefined;
+      for (const spec of cases(l, inputs[l.name])) {
+        const last = await check(l, spec);
+        if (isMiddle(spec)) edge = last[spec.rowsFrom]?.[24] as typeof edge;
+      }
+      if (!edge) throw new Error('page du milieu incomplète');
+      await check(l, nextCase(l, inputs[l.name], edge.rowKey, edge.rowId));
+    }
+  } finally {
+    await raw.close();
+  }
+  return {
+    db: target.name,
+    machine: describeMachine(),
+    date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    runs: RUNS,
+    seedSeconds,
+    records: inputs.history.total,
+    transactions: inputs.trace.total,
+    installations: Number(args.installations),
+    terms: { historyRare: inputs.history.rare, traceRare: inputs.trace.rare, common: 'devis' },
+    cases: results,
+    exports,
+  };
+}
+
+const targets =
+  args.db === 'both' ? [embedded(), postgres()] : args.db === 'postgres' ? [postgres()] : [embedded()];
+mkdirSync(DATA, { recursive: true });
+for (const target of targets) {
+  const result = await benchTarget(target);
+  writeFileSync(join(DATA, `results-${target.name}.json`), JSON.stringify(result, null, 2));
+}
+if (!args['no-readme']) writeReadme(DATA, join(REPO, 'bench/README.md'));
