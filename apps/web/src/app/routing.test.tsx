@@ -65,7 +65,7 @@ describe('route guard', () => {
     mockApi(signedIn);
     renderApp(path);
     expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
-    expect(screen.getByText('Cet écran arrive bientôt')).toBeInTheDocument();
+    expect(screen.queryByText('Cet écran arrive bientôt')).not.toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe(`${title} – Synchro`));
   });
 
