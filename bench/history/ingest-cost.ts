@@ -10,6 +10,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -48,7 +49,7 @@ function migrationsUpTo(version: number): string[] {
 }
 
 async function pglite(): Promise<Sql> {
-  const db = await PGlite.create({ extensions: { pg_trgm } });
+  const db = await PGlite.create({ extensions: { pg_trgm, unaccent } });
   return {
     query: async (sql, params = []) => (await db.query(sql, params)).rows,
     exec: async (sql) => void (await db.exec(sql)),

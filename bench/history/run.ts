@@ -13,24 +13,29 @@
  * kept between runs (--reseed starts again). Figures go to bench/README.md (« Import history and
  * transaction trace »); the raw results to bench/history/data/results-<db>.json.
  */
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { describeMachine } from '../config-xml/machine.ts';
 import { cases, LISTS, type CaseInputs, type CaseSpec, type ListSpec } from './cases.ts';
 import { writeReadme, type CaseResult, type DbResult, type ExportResult } from './report.ts';
+import {
+  DATA,
+  embedded,
+  postgres,
+  prepare,
+  REPO,
+  rssMb,
+  startServer,
+  stopServer,
+  SYNC_ID,
+  type RawDb,
+  type Server,
+  type Target,
+} from './targets.ts';
 
-const REPO = resolve(import.meta.dirname, '../..');
-const DATA = join(import.meta.dirname, 'data');
-const SYNC_ID = 'BENCHHIST';
-const CLIENT_ID = 'bench-history-client-id';
 const ZONE = 'Europe/Paris'; // Planifications/FuseauHoraire of the demo configuration
-const PORT = 5391;
 
 const { values: args } = parseArgs({
   options: {
@@ -46,201 +51,6 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 /** The page in the middle of the measured installation's history: 20 000 of 40 000 at a million rows. */
 const MIDDLE_PAGE = Math.max(2, Math.floor(Number(args.records) / 25 / 2));
-const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const BENCH_DB = 'synchro_bench_history';
-
-// ---------------------------------------------------------------------------------------------
-// Targets: where the data lives, how the server and the raw SQL reach it
-
-interface Target {
-  name: 'embedded' | 'postgres';
-  env: Record<string, string>;
-  /** A raw SQL session (the server stopped on the embedded database). */
-  open: () => Promise<RawDb>;
-  reset: () => Promise<void>;
-}
-
-interface RawDb {
-  query: <T>(sql: string, params: unknown[]) => Promise<T[]>;
-  close: () => Promise<void>;
-}
-
-function postgresUrl(database: string): string {
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-function embedded(): Target {
-  const dir = join(DATA, 'embedded');
-  return {
-    name: 'embedded',
-    env: { DATA_DIR: dir },
-    async open() {
-      const db = await PGlite.create({ dataDir: join(dir, 'pglite'), extensions: { pg_trgm } });
-      return {
-        query: async <T>(sql: string, params: unknown[]) => (await db.query<T>(sql, params)).rows,
-        close: () => db.close(),
-      };
-    },
-    async reset() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function postgres(): Target {
-  const url = postgresUrl(BENCH_DB);
-  return {
-    name: 'postgres',
-    env: { DATABASE_URL: url, SESSION_SECRET: 'bench-history-session-secret-0123456789' },
-    async open() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      return {
-        query: async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[],
-        close: () => client.end(),
-      };
-    },
-    async reset() {
-      const admin = new pg.Client({ connectionString: POSTGRES_URL });
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB}`);
-        await admin.query(`CREATE DATABASE ${BENCH_DB}`);
-      } finally {
-        await admin.end();
-      }
-    },
-  };
-}
-
-async function ensureDatabase(target: Target) {
-  if (target.name !== 'postgres') return;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  try {
-    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [BENCH_DB]);
-    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${BENCH_DB}`);
-  } finally {
-    await admin.end();
-  }
-}
-
-function admin(target: Target, ...argv: string[]): string {
-  const res = spawnSync(process.execPath, ['scripts/admin.mjs', ...argv], {
-    cwd: REPO,
-    env: { ...process.env, ...target.env, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 1 << 26,
-  });
-  if (res.status !== 0) throw new Error(`admin ${argv[0]} a échoué (${res.status})`);
-  return res.stdout;
-}
-
-async function seeded(target: Target): Promise<boolean> {
-  if (target.name === 'embedded' && !existsSync(join(DATA, 'embedded', 'pglite'))) return false;
-  const db = await target.open();
-  try {
-    const rows = await db
-      .query<{ records: number; transactions: number }>(
-        `SELECT (SELECT coalesce(sum(total), 0) FROM import_record_day_counts c WHERE c.installation_id = i.id)::int AS records,
-                (SELECT coalesce(sum(total), 0) FROM transaction_log_day_counts c WHERE c.installation_id = i.id)::int AS transactions
-         FROM installations i WHERE sync_id = $1`,
-        [SYNC_ID],
-      )
-      .catch(() => []);
-    const row = rows[0];
-    return (
-      row !== undefined &&
-      row.records >= Number(args.records) &&
-      row.transactions >= Number(args.transactions)
-    );
-  } finally {
-    await db.close();
-  }
-}
-
-async function prepare(target: Target): Promise<number | null> {
-  await ensureDatabase(target);
-  if (!args.reseed && (await seeded(target))) return null;
-  await target.reset();
-  mkdirSync(DATA, { recursive: true });
-  admin(
-    target,
-    'create-installation',
-    '--sync-id',
-    SYNC_ID,
-    '--client-id',
-    CLIENT_ID,
-    '--config',
-    'apps/server/demo/connexion-ebp-gescom.xml',
-    '--premium',
-  );
-  const started = performance.now();
-  console.log(`[${target.name}] seed-history…`);
-  admin(
-    target,
-    'seed-history',
-    '--sync-id',
-    SYNC_ID,
-    '--records',
-    String(args.records),
-    '--transactions',
-    String(args.transactions),
-    '--installations',
-    String(args.installations),
-  );
-  return (performance.now() - started) / 1000;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The server process
-
-interface Server {
-  process: ChildProcess;
-  base: string;
-  cookie: string;
-}
-
-async function startServer(target: Target): Promise<Server> {
-  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
-    cwd: REPO,
-    env: { ...process.env, ...target.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${PORT}`;
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`le serveur s'est arrêté (${child.exitCode})`);
-    const ok = await fetch(`${base}/api/user`).then(
-      (r) => r.status === 401,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const login = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: SYNC_ID, password: CLIENT_ID }),
-  });
-  if (!login.ok) throw new Error(`connexion refusée : ${login.status} ${await login.text()}`);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  return { process: child, base, cookie };
-}
-
-async function stopServer(server: Server) {
-  const exited = new Promise((r) => server.process.once('exit', r));
-  server.process.kill('SIGTERM');
-  await exited;
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Measuring
@@ -391,7 +201,12 @@ const NEXT_LABEL = `Suivant to page ${(MIDDLE_PAGE + 1).toLocaleString('fr-FR')}
 const isMiddle = (spec: CaseSpec) => spec.label.startsWith(`page ${MIDDLE_PAGE.toLocaleString('fr-FR')}`);
 
 async function benchTarget(target: Target): Promise<DbResult> {
-  const seedSeconds = await prepare(target);
+  const seedSeconds = await prepare(target, {
+    records: Number(args.records),
+    transactions: Number(args.transactions),
+    installations: Number(args.installations),
+    reseed: args.reseed === true,
+  });
   const raw0 = await target.open();
   const inputs = { history: await inputsOf(raw0, LISTS.history), trace: await inputsOf(raw0, LISTS.trace) };
   await raw0.close();

@@ -1,12 +1,14 @@
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { Db, Queryable, QueryOptions } from './types.ts';
 
 /**
  * Every open must load the same extensions: an index using one that is not loaded makes writes
- * fail (docs/server.md).
+ * fail (docs/server.md). `pg_trgm`: search indexes; `unaccent`: the history's folded search text
+ * (migration 004).
  */
-const EXTENSIONS = { pg_trgm };
+const EXTENSIONS = { pg_trgm, unaccent };
 
 /**
  * Embedded PostgreSQL in `dataDir`, or in memory when `dataDir` is undefined (tests); `template`

@@ -1,8 +1,6 @@
 import { HISTORY_LIMITS, type THistoryPaging } from '@synchro/contracts';
 import type { Db, Queryable } from '../db/types.ts';
 import type { DayRange } from '../time/day-range.ts';
-import { displayClock, type DisplayedTime } from '../time/display-clock.ts';
-import { recordAudit } from './audit.ts';
 import { cursorScope, decodeCursor, encodeCursor, type CursorPosition } from './history-cursor.ts';
 
 /**
@@ -62,12 +60,12 @@ export function escapeLike(text: string): string {
 }
 
 /** A WHERE clause and its parameters ($1 is the installation). */
-interface Where {
+export interface Where {
   sql: string;
   params: unknown[];
 }
 
-function whereOf(t: HistoryTable, installationId: string, filters: HistoryFilters): Where {
+export function whereOf(t: HistoryTable, installationId: string, filters: HistoryFilters): Where {
   const params: unknown[] = [installationId];
   const parts = ['installation_id = $1'];
   if (filters.errorOnly) parts.push(t.error);
@@ -88,7 +86,7 @@ type End = 'newest' | 'oldest';
 
 const ORDER: Record<End, string> = { newest: 'DESC', oldest: 'ASC' };
 
-function selectRows<R>(
+export function selectRows<R>(
   q: Queryable,
   t: HistoryTable,
   columns: string,
@@ -110,7 +108,7 @@ function selectRows<R>(
 }
 
 /** Rows strictly beyond a sort key, towards `end`. */
-function beyondKey(t: HistoryTable, where: Where, end: End, time: string, id: string) {
+export function beyondKey(t: HistoryTable, where: Where, end: End, time: string, id: string) {
   const n = where.params.length;
   return {
     sql: `(${t.time}, id) ${end === 'newest' ? '>' : '<'} ($${n + 1}::timestamptz, $${n + 2}::bigint)`,
@@ -316,93 +314,5 @@ export async function listPage<Row, R>(
             : null,
       },
     };
-  });
-}
-
-/**
- * Every row the filters select, newest first, in batches read by keyset (never OFFSET, never the
- * whole result in memory): the CSV exports. The next batch is asked for as soon as a batch
- * arrives, so that the database reads it while the caller formats this one (PostgreSQL's pool
- * runs it on another connection, another core); at most two batches are held.
- */
-export async function* allRows<Row>(
-  db: Db,
-  t: HistoryTable,
-  installationId: string,
-  filters: HistoryFilters,
-  columns: string,
-  batchSize: number,
-): AsyncGenerator<(Row & KeyedRow)[]> {
-  const where = whereOf(t, installationId, filters);
-  const batchAfter = (after: KeyedRow | null) =>
-    selectRows<Row>(
-      db,
-      t,
-      columns,
-      where,
-      'newest',
-      after ? beyondKey(t, where, 'oldest', after.rowKey, after.rowId) : null,
-      0,
-      batchSize,
-    );
-  let pending: Promise<(Row & KeyedRow)[]> | null = batchAfter(null);
-  while (pending) {
-    const rows: (Row & KeyedRow)[] = await pending;
-    const last = rows[rows.length - 1];
-    pending = rows.length === batchSize && last ? batchAfter(last) : null;
-    // A batch the consumer never takes (client gone) must not end as an unhandled rejection.
-    pending?.catch(() => {});
-    if (rows.length > 0) yield rows;
-  }
-}
-
-/** What an export reads (its columns, `epochMs` the row's time) and writes for each row. */
-export interface CsvExport<Row extends { epochMs: number }> {
-  table: HistoryTable;
-  columns: string;
-  cells: (row: Row, time: DisplayedTime) => (string | number)[];
-}
-
-/** The CSV rows of a filtered list, newest first, batch by batch, times written in `zone`. */
-export async function* csvRowsOf<Row extends { epochMs: number }>(
-  db: Db,
-  spec: CsvExport<Row>,
-  installationId: string,
-  filters: HistoryFilters,
-  zone: string,
-  batchSize: number,
-): AsyncGenerator<(string | number)[][]> {
-  const clock = displayClock(zone);
-  for await (const batch of allRows<Row>(db, spec.table, installationId, filters, spec.columns, batchSize)) {
-    yield batch.map((r) => spec.cells(r, clock(Number(r.epochMs))));
-  }
-}
-
-/** Who acts on a history list (the signed-in installation, from an address). */
-export interface HistoryActor {
-  installationId: string;
-  syncId: string;
-  address: string;
-}
-
-/** An export is audited with its filters (`import-history.export`, `transaction-logs.export`). */
-export async function auditHistoryExport(
-  db: Queryable,
-  actor: HistoryActor,
-  t: HistoryTable,
-  filters: HistoryFilters,
-): Promise<void> {
-  await recordAudit(db, {
-    installationId: actor.installationId,
-    syncId: actor.syncId,
-    actor: 'user',
-    action: `${t.name}.export`,
-    address: actor.address,
-    details: {
-      errorOnly: filters.errorOnly,
-      from: filters.range?.from.toISOString() ?? null,
-      to: filters.range?.to.toISOString() ?? null,
-      search: filters.search,
-    },
   });
 }

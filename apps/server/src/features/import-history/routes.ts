@@ -17,7 +17,7 @@ import {
 import { decodeConnectorText, RECORD_MAX_BYTES } from '@synchro/config-xml';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { auditHistoryExport, csvRowsOf, type HistoryActor } from '../../domain/history-list.ts';
+import { auditHistoryExport, csvRowsOf, type HistoryActor } from '../../domain/history-export.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { csvFileName, sendCsv } from '../../http/csv.ts';
 import { attachmentDisposition, contentTypeOf } from '../../http/download.ts';

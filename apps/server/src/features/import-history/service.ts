@@ -12,13 +12,8 @@ import {
 import { exactText, storedText } from '../../db/text-column.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
-import {
-  listPage,
-  type CsvExport,
-  type HistoryActor,
-  type HistoryFilters,
-  type HistoryTable,
-} from '../../domain/history-list.ts';
+import type { CsvExport, HistoryActor } from '../../domain/history-export.ts';
+import { listPage, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
 import { AppError } from '../../http/errors.ts';
 import { dayRangeIn } from '../../time/day-range.ts';
 

@@ -10,7 +10,7 @@ import {
 } from '@synchro/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { auditHistoryExport, csvRowsOf } from '../../domain/history-list.ts';
+import { auditHistoryExport, csvRowsOf } from '../../domain/history-export.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { csvFileName, sendCsv } from '../../http/csv.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';

@@ -12,12 +12,8 @@ import {
 } from '@synchro/contracts';
 import { decodeConnectorText } from '@synchro/config-xml';
 import type { Db, Queryable } from '../../db/types.ts';
-import {
-  listPage,
-  type CsvExport,
-  type HistoryFilters,
-  type HistoryTable,
-} from '../../domain/history-list.ts';
+import type { CsvExport } from '../../domain/history-export.ts';
+import { listPage, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
 import { AppError } from '../../http/errors.ts';
 import { dayRangeIn } from '../../time/day-range.ts';
 

@@ -1,0 +1,213 @@
+/** Where the bench's data lives, how it is seeded, and the server process (bench/history/run.ts). */
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+export const DATA = join(import.meta.dirname, 'data');
+export const SYNC_ID = 'BENCHHIST';
+const CLIENT_ID = 'bench-history-client-id';
+const PORT = 5391;
+const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const BENCH_DB = 'synchro_bench_history';
+
+export interface SeedSize {
+  records: number;
+  transactions: number;
+  installations: number;
+  /** Seed again even when the data is there. */
+  reseed: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets: where the data lives, how the server and the raw SQL reach it
+
+export interface Target {
+  name: 'embedded' | 'postgres';
+  env: Record<string, string>;
+  /** A raw SQL session (the server stopped on the embedded database). */
+  open: () => Promise<RawDb>;
+  reset: () => Promise<void>;
+}
+
+export interface RawDb {
+  query: <T>(sql: string, params: unknown[]) => Promise<T[]>;
+  close: () => Promise<void>;
+}
+
+export function postgresUrl(database: string): string {
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export function embedded(): Target {
+  const dir = join(DATA, 'embedded');
+  return {
+    name: 'embedded',
+    env: { DATA_DIR: dir },
+    async open() {
+      const db = await PGlite.create({ dataDir: join(dir, 'pglite'), extensions: { pg_trgm, unaccent } });
+      return {
+        query: async <T>(sql: string, params: unknown[]) => (await db.query<T>(sql, params)).rows,
+        close: () => db.close(),
+      };
+    },
+    async reset() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function postgres(): Target {
+  const url = postgresUrl(BENCH_DB);
+  return {
+    name: 'postgres',
+    env: { DATABASE_URL: url, SESSION_SECRET: 'bench-history-session-secret-0123456789' },
+    async open() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return {
+        query: async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[],
+        close: () => client.end(),
+      };
+    },
+    async reset() {
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB}`);
+        await admin.query(`CREATE DATABASE ${BENCH_DB}`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+async function ensureDatabase(target: Target) {
+  if (target.name !== 'postgres') return;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [BENCH_DB]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${BENCH_DB}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+function admin(target: Target, ...argv: string[]): string {
+  const res = spawnSync(process.execPath, ['scripts/admin.mjs', ...argv], {
+    cwd: REPO,
+    env: { ...process.env, ...target.env, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 26,
+  });
+  if (res.status !== 0) throw new Error(`admin ${argv[0]} a échoué (${res.status})`);
+  return res.stdout;
+}
+
+async function seeded(target: Target, seed: SeedSize): Promise<boolean> {
+  if (target.name === 'embedded' && !existsSync(join(DATA, 'embedded', 'pglite'))) return false;
+  const db = await target.open();
+  try {
+    const rows = await db
+      .query<{ records: number; transactions: number }>(
+        `SELECT (SELECT coalesce(sum(total), 0) FROM import_record_day_counts c WHERE c.installation_id = i.id)::int AS records,
+                (SELECT coalesce(sum(total), 0) FROM transaction_log_day_counts c WHERE c.installation_id = i.id)::int AS transactions
+         FROM installations i WHERE sync_id = $1`,
+        [SYNC_ID],
+      )
+      .catch(() => []);
+    const row = rows[0];
+    return row !== undefined && row.records >= seed.records && row.transactions >= seed.transactions;
+  } finally {
+    await db.close();
+  }
+}
+
+export async function prepare(target: Target, seed: SeedSize): Promise<number | null> {
+  await ensureDatabase(target);
+  if (!seed.reseed && (await seeded(target, seed))) return null;
+  await target.reset();
+  mkdirSync(DATA, { recursive: true });
+  admin(
+    target,
+    'create-installation',
+    '--sync-id',
+    SYNC_ID,
+    '--client-id',
+    CLIENT_ID,
+    '--config',
+    'apps/server/demo/connexion-ebp-gescom.xml',
+    '--premium',
+  );
+  const started = performance.now();
+  console.log(`[${target.name}] seed-history…`);
+  admin(
+    target,
+    'seed-history',
+    '--sync-id',
+    SYNC_ID,
+    '--records',
+    String(seed.records),
+    '--transactions',
+    String(seed.transactions),
+    '--installations',
+    String(seed.installations),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server process
+
+export interface Server {
+  process: ChildProcess;
+  base: string;
+  cookie: string;
+}
+
+export async function startServer(target: Target): Promise<Server> {
+  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: REPO,
+    env: { ...process.env, ...target.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`le serveur s'est arrêté (${child.exitCode})`);
+    const ok = await fetch(`${base}/api/user`).then(
+      (r) => r.status === 401,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: SYNC_ID, password: CLIENT_ID }),
+  });
+  if (!login.ok) throw new Error(`connexion refusée : ${login.status} ${await login.text()}`);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return { process: child, base, cookie };
+}
+
+export async function stopServer(server: Server) {
+  const exited = new Promise((r) => server.process.once('exit', r));
+  server.process.kill('SIGTERM');
+  await exited;
+}
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
