@@ -10,18 +10,21 @@
  * database: a temporary DATA_DIR, or a schema of its own in PostgreSQL (POSTGRES_URL, default
  * postgres://postgres@127.0.0.1:5432/test), dropped at the end. Import records (about 2 KB of
  * `Enreg` each) go in batches of 500, transactions in batches of 1 000, each answer checked;
- * bodies are built before the clock starts. Then, the server stopped, the same rows (already in
- * their stored form) go into the same tables for a second installation as multi-row
- * `INSERT … VALUES (…), (…)` statements of the same batch sizes, from this process. The table is
- * written to bench/README.md (section « Connector API: ingestion »).
+ * bodies are built before the clock starts. The raw INSERT writes the same rows (already in their
+ * stored form) as multi-row `INSERT … VALUES (…), (…)` statements of the same batch sizes from
+ * this process: on PostgreSQL into the same tables for a second installation, on the embedded
+ * database into a second PGlite of this process with the same migrations (the server owns its own).
+ * The machine is shared, so the two alternate by segments of 10 batches: both meet the same load.
+ * The table is written to bench/README.md between its markers.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { connectorTimeToUtc } from '@synchro/contracts';
 import { decodeConnectorText } from '@synchro/config-xml';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -109,11 +112,12 @@ async function stopServer(child: ChildProcess): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Through the API
 
-async function postAll(
+/** Posts bodies one after the other (or IN_FLIGHT at a time); the time it took. */
+async function postBatches(
   url: string,
   token: string,
-  bodies: string[],
-  expected: (i: number) => number,
+  bodies: readonly Uint8Array[],
+  expected: number[],
 ): Promise<number> {
   let next = 0;
   const started = performance.now();
@@ -126,7 +130,7 @@ async function postAll(
         body: bodies[i],
       });
       const answer = (await res.json()) as { inserted?: number; message?: string };
-      if (res.status !== 200 || answer.inserted !== expected(i))
+      if (res.status !== 200 || answer.inserted !== expected[i])
         throw new Error(`batch ${i}: ${res.status} ${JSON.stringify(answer)}`);
     }
   };
@@ -201,6 +205,25 @@ async function rawInsert(run: RunSql, table: string, columns: string, groups: Ro
   return performance.now() - started;
 }
 
+/** Batches per segment: the API and the raw INSERT alternate by segments. */
+const SEGMENT = 10;
+
+/** API and raw INSERT of the same rows, alternating by segments; total ms of each. */
+async function alternate(
+  api: (from: number, to: number) => Promise<number>,
+  raw: (from: number, to: number) => Promise<number>,
+  batchCount: number,
+): Promise<{ apiMs: number; rawMs: number }> {
+  let apiMs = 0;
+  let rawMs = 0;
+  for (let from = 0; from < batchCount; from += SEGMENT) {
+    const to = Math.min(batchCount, from + SEGMENT);
+    apiMs += await api(from, to);
+    rawMs += await raw(from, to);
+  }
+  return { apiMs, rawMs };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 interface Result {
@@ -241,17 +264,51 @@ async function prepareTarget(name: Target['name']): Promise<Target> {
   };
 }
 
-/** Runs SQL on the target's database from this process (the server stopped). */
-async function openRaw(target: Target): Promise<{ run: RunSql; close: () => Promise<void> }> {
+/**
+ * Where the raw INSERT goes, from this process: on PostgreSQL the target's schema (installation
+ * BENCHRAW); embedded, a second PGlite in the target's folder with the server's migrations (the
+ * server owns its own) and an installation of its own.
+ */
+async function openRaw(
+  target: Target,
+): Promise<{ run: RunSql; installationId: string; close: () => Promise<void> }> {
   if (target.name === 'embedded') {
     const db = await PGlite.create({
-      dataDir: join(target.env.DATA_DIR ?? '', 'pglite'),
-      extensions: { pg_trgm },
+      dataDir: join(target.env.DATA_DIR ?? '', 'raw-pglite'),
+      extensions: { pg_trgm, unaccent },
     });
-    return { run: (sql, params) => db.query(sql, params), close: () => db.close() };
+    const dir = join(REPO, 'apps/server/src/db/migrations');
+    for (const file of readdirSync(dir)
+      .filter((f) => /^\d{3}-.*\.sql$/.test(f))
+      .sort())
+      await db.exec(readFileSync(join(dir, file), 'utf8'));
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO installations (sync_id, client_id_hash) VALUES ('BENCHRAW', 'x') RETURNING id`,
+    );
+    return {
+      run: (sql, params) => db.query(sql, params),
+      installationId: rows[0]?.id ?? '',
+      close: () => db.close(),
+    };
   }
   const pool = new pg.Pool({ connectionString: target.env.DATABASE_URL, max: 1 });
-  return { run: (sql, params) => pool.query(sql, params), close: () => pool.end() };
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT id FROM installations WHERE sync_id = 'BENCHRAW'`,
+  );
+  return {
+    run: (sql, params) => pool.query(sql, params),
+    installationId: rows[0]?.id ?? '',
+    close: () => pool.end(),
+  };
+}
+
+async function countRows(run: RunSql, installationId: string): Promise<{ r: number; t: number }> {
+  const res = (await run(
+    `SELECT (SELECT count(*)::int FROM import_records WHERE installation_id = $1) AS r,
+            (SELECT count(*)::int FROM transaction_logs WHERE installation_id = $1) AS t`,
+    [installationId],
+  )) as { rows: { r: number; t: number }[] };
+  return res.rows[0] ?? { r: -1, t: -1 };
 }
 
 async function measure(name: Target['name'], port: number): Promise<Result> {
@@ -259,51 +316,52 @@ async function measure(name: Target['name'], port: number): Promise<Result> {
   try {
     // The first admin command migrates the database.
     const token = createInstallation(target, 'BENCHAPI');
-    createInstallation(target, 'BENCHRAW');
-    const recordBodies = batches(RECORDS, RECORD_BATCH, (n) => recordOf(n, 'APIREC')).map((records) =>
-      JSON.stringify({ records }),
-    );
-    const txBodies = batches(TRANSACTIONS, TX_BATCH, (n) => transactionOf(n, 'APITX')).map((transactions) =>
-      JSON.stringify({ transactions }),
-    );
+    if (name === 'postgres') createInstallation(target, 'BENCHRAW');
+    const recordBodies = batches(RECORDS, RECORD_BATCH, (n) => recordOf(n, 'APIREC'));
+    const txBodies = batches(TRANSACTIONS, TX_BATCH, (n) => transactionOf(n, 'APITX'));
+    // UTF-8 bytes ready to send: the client's own work stays out of the measure as far as it can.
+    const recordJson = recordBodies.map((records) => Buffer.from(JSON.stringify({ records })));
+    const txJson = txBodies.map((transactions) => Buffer.from(JSON.stringify({ transactions })));
+    const raw = await openRaw(target);
     const server = await startServer(target, port);
-    let recordsApiMs: number;
-    let transactionsApiMs: number;
     try {
       const base = `http://127.0.0.1:${port}/api/connector/v1`;
-      const lastRecords = RECORDS - (recordBodies.length - 1) * RECORD_BATCH;
-      const lastTx = TRANSACTIONS - (txBodies.length - 1) * TX_BATCH;
-      recordsApiMs = await postAll(`${base}/import-records`, token, recordBodies, (i) =>
-        i === recordBodies.length - 1 ? lastRecords : RECORD_BATCH,
+      const recordRows = batches(RECORDS, RECORD_BATCH, (n) => storedRecord(raw.installationId, n));
+      const records = await alternate(
+        (from, to) =>
+          postBatches(
+            `${base}/import-records`,
+            token,
+            recordJson.slice(from, to),
+            recordBodies.slice(from, to).map((b) => b.length),
+          ),
+        (from, to) => rawInsert(raw.run, 'import_records', RECORD_COLUMNS, recordRows.slice(from, to)),
+        recordJson.length,
       );
-      transactionsApiMs = await postAll(`${base}/transactions`, token, txBodies, (i) =>
-        i === txBodies.length - 1 ? lastTx : TX_BATCH,
+      const txRows = batches(TRANSACTIONS, TX_BATCH, (n) => storedTransaction(raw.installationId, n));
+      const transactions = await alternate(
+        (from, to) =>
+          postBatches(
+            `${base}/transactions`,
+            token,
+            txJson.slice(from, to),
+            txBodies.slice(from, to).map((b) => b.length),
+          ),
+        (from, to) => rawInsert(raw.run, 'transaction_logs', TX_COLUMNS, txRows.slice(from, to)),
+        txJson.length,
       );
+      const counts = await countRows(raw.run, raw.installationId);
+      if (counts.r !== RECORDS || counts.t !== TRANSACTIONS)
+        throw new Error(`raw counts ${JSON.stringify(counts)}`);
+      return {
+        target: name,
+        recordsApiMs: records.apiMs,
+        recordsRawMs: records.rawMs,
+        transactionsApiMs: transactions.apiMs,
+        transactionsRawMs: transactions.rawMs,
+      };
     } finally {
       await stopServer(server);
-    }
-
-    const raw = await openRaw(target);
-    try {
-      const [inst] = (
-        (await raw.run(`SELECT id FROM installations WHERE sync_id = 'BENCHRAW'`, [])) as {
-          rows: { id: string }[];
-        }
-      ).rows;
-      const id = inst?.id ?? '';
-      const recordRows = batches(RECORDS, RECORD_BATCH, (n) => storedRecord(id, n));
-      const recordsRawMs = await rawInsert(raw.run, 'import_records', RECORD_COLUMNS, recordRows);
-      const txRows = batches(TRANSACTIONS, TX_BATCH, (n) => storedTransaction(id, n));
-      const transactionsRawMs = await rawInsert(raw.run, 'transaction_logs', TX_COLUMNS, txRows);
-      const counts = (await raw.run(
-        `SELECT (SELECT count(*)::int FROM import_records) AS r, (SELECT count(*)::int FROM transaction_logs) AS t`,
-        [],
-      )) as { rows: { r: number; t: number }[] };
-      const c = counts.rows[0];
-      if (c?.r !== 2 * RECORDS || c.t !== 2 * TRANSACTIONS)
-        throw new Error(`unexpected counts ${JSON.stringify(c)}`);
-      return { target: name, recordsApiMs, recordsRawMs, transactionsApiMs, transactionsRawMs };
-    } finally {
       await raw.close();
     }
   } finally {
@@ -325,7 +383,9 @@ function section(results: Result[], machine: string, migrations: string): string
       `${IN_FLIGHT} request${IN_FLIGHT > 1 ? 's' : ''} in flight; the built server as its own process).`,
     `Machine: ${machine}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Migrations: ${migrations}.`,
     'Raw INSERT: the same rows, already in their stored form, as multi-row `INSERT … VALUES` statements of the same ' +
-      'batch sizes into the same tables (same indexes and triggers), from the bench process, the server stopped.',
+      'batch sizes into the same tables (same migrations: indexes and triggers), from the bench process (PostgreSQL: ' +
+      'the same schema; embedded: a second PGlite of the bench process). API and raw INSERT alternate by segments of ' +
+      `${SEGMENT} batches, so that both meet the same load of this shared machine.`,
     '',
     '| database | rows | through the API (rows/s) | raw INSERT (rows/s) | API ÷ raw |',
     '|---|---|---:|---:|---:|',

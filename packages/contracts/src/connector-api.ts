@@ -384,15 +384,24 @@ export const ZImportRecord = z.object({
 });
 export type TImportRecord = z.output<typeof ZImportRecord>;
 
-export const ZImportRecordsRequest = z.object({
-  records: z
-    .array(ZImportRecord, { error: typeError('liste d’enregistrements attendue') })
+/** `records`: a list of at most 500 items of `item`. */
+function zRecordList<T extends z.ZodType>(item: T) {
+  return z
+    .array(item, { error: typeError('liste d’enregistrements attendue') })
     .max(
       CONNECTOR_LIMITS.recordsPerRequest,
       `au plus ${CONNECTOR_LIMITS.recordsPerRequest} enregistrements par requête`,
-    ),
-});
+    );
+}
+
+export const ZImportRecordsRequest = z.object({ records: zRecordList(ZImportRecord) });
 export type TImportRecordsRequest = z.output<typeof ZImportRecordsRequest>;
+
+/**
+ * The same request with its records left unchecked (same messages for the list itself): a server
+ * checks each record with ZImportRecord while it writes the previous ones (parseConnectorItem).
+ */
+export const ZImportRecordsEnvelope = z.object({ records: zRecordList(z.unknown()) });
 
 /** The answer of both batch routes (import records, transactions). */
 export const ZConnectorBatchAnswer = z.object({
@@ -455,15 +464,21 @@ export const ZTransaction = z.object({
 });
 export type TTransaction = z.output<typeof ZTransaction>;
 
-export const ZTransactionsRequest = z.object({
-  transactions: z
-    .array(ZTransaction, { error: typeError('liste de transactions attendue') })
+/** `transactions`: a list of at most 1 000 items of `item`. */
+function zTransactionList<T extends z.ZodType>(item: T) {
+  return z
+    .array(item, { error: typeError('liste de transactions attendue') })
     .max(
       CONNECTOR_LIMITS.transactionsPerRequest,
       `au plus ${nf.format(CONNECTOR_LIMITS.transactionsPerRequest)} transactions par requête`,
-    ),
-});
+    );
+}
+
+export const ZTransactionsRequest = z.object({ transactions: zTransactionList(ZTransaction) });
 export type TTransactionsRequest = z.output<typeof ZTransactionsRequest>;
+
+/** The same request with its transactions left unchecked (see ZImportRecordsEnvelope). */
+export const ZTransactionsEnvelope = z.object({ transactions: zTransactionList(z.unknown()) });
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -528,6 +543,27 @@ export function parseConnectorRequest<T extends z.ZodType>(
   if (r.ok) return r;
   const issues = r.issues.map((i) => ({ path: dotPathToConnector(i.path), message: i.message }));
   return { ok: false, issues, message: connectorRequestMessage(issues) };
+}
+
+/**
+ * One item of a batch checked on its own, its issues named as in the whole request
+ * (`records[3].DateHeure`, `records[3]` for the item itself): with an envelope schema and this,
+ * a batch is checked item by item with the messages of the whole schema.
+ */
+export function parseConnectorItem<T extends z.ZodType>(
+  schema: T,
+  item: unknown,
+  itemPath: string,
+): { ok: true; value: z.output<T> } | { ok: false; issues: TPayloadIssue[] } {
+  const r = parsePayload(schema, item);
+  if (r.ok) return r;
+  return {
+    ok: false,
+    issues: r.issues.map((i) => {
+      const path = dotPathToConnector(i.path);
+      return { path: path === '' ? itemPath : `${itemPath}.${path}`, message: i.message };
+    }),
+  };
 }
 
 /**

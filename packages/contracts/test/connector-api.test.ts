@@ -13,14 +13,19 @@ import {
   ZImportQueueAnswer,
   ZImportQueueQuery,
   ZImportRecordIdParam,
+  ZImportRecord,
+  ZImportRecordsEnvelope,
   ZImportRecordsRequest,
   ZImportResult,
   ZImportResultAnswer,
+  ZTransaction,
+  ZTransactionsEnvelope,
   ZTransactionsRequest,
   base64DecodedSize,
   connectorFieldPath,
   connectorRequestMessage,
   normaliseBase64,
+  parseConnectorItem,
   parseConnectorRequest,
   recordXmlTooLargeMessage,
   utf8ByteLength,
@@ -447,5 +452,53 @@ describe('helpers', () => {
       expect(base64DecodedSize(encoded)).toBe(bytes);
       expect(base64DecodedSize(normaliseBase64(encoded.replace(/=+$/, '')) ?? '')).toBe(bytes);
     }
+  });
+});
+
+describe('a batch checked item by item (envelope + parseConnectorItem)', () => {
+  /** The issues of the envelope, then of each item: what a server checking item by item finds. */
+  function itemByItem(envelope: z.ZodType, item: z.ZodType, key: string, body: unknown) {
+    const outer = parseConnectorRequest(envelope, body);
+    if (!outer.ok) return outer.issues;
+    const items = (outer.value as Record<string, unknown[]>)[key] ?? [];
+    return items.flatMap((value, i) => {
+      const r = parseConnectorItem(item, value, `${key}[${i}]`);
+      return r.ok ? [] : r.issues;
+    });
+  }
+  const whole = (schema: z.ZodType, body: unknown) => {
+    const r = parseConnectorRequest(schema, body);
+    return r.ok ? [] : r.issues;
+  };
+
+  it.each<[string, unknown]>([
+    ['valid', { records: [record(), record({ Log: null, NumLigne: '4' })] }],
+    [
+      'faulty fields',
+      { records: [record({ DateHeure: 'x' }), record(), record({ Etat: 9, Fichier: { Nom: '' } })] },
+    ],
+    ['an item that is not an object', { records: [record(), 'texte', null] }],
+    ['no list', { records: 'non' }],
+    ['too many', { records: Array.from({ length: 501 }, () => record()) }],
+    ['no body', undefined],
+  ])('import records, %s: the same issues as the whole schema', (_, body) => {
+    expect(itemByItem(ZImportRecordsEnvelope, ZImportRecord, 'records', body)).toEqual(
+      whole(ZImportRecordsRequest, body),
+    );
+  });
+
+  it.each<[string, unknown]>([
+    ['faulty fields', { transactions: [transaction({ Err: 3 }), transaction({ ID: '' })] }],
+    ['too many', { transactions: Array.from({ length: 1001 }, () => transaction()) }],
+    ['not a list', { transactions: {} }],
+  ])('transactions, %s: the same issues as the whole schema', (_, body) => {
+    expect(itemByItem(ZTransactionsEnvelope, ZTransaction, 'transactions', body)).toEqual(
+      whole(ZTransactionsRequest, body),
+    );
+  });
+
+  it('gives the normal form of a valid item', () => {
+    const r = parseConnectorItem(ZImportRecord, record({ NumLigne: '7', Log: null }), 'records[0]');
+    expect(r).toMatchObject({ ok: true, value: { NumLigne: 7 } });
   });
 });

@@ -1,5 +1,7 @@
 import {
   formatZonedIso,
+  parseConnectorItem,
+  ZImportRecord,
   type TConnectorBatchAnswer,
   type TConnectorFile,
   type TImportQueueRecord,
@@ -61,20 +63,28 @@ function sentTextsOf(record: TImportRecord, shown: Record<QueueText, string>): s
 }
 
 /** Records per statement: the next chunk is checked while the database writes one. */
-export const RECORDS_PER_STATEMENT = 100;
+export const RECORDS_PER_STATEMENT = 250;
 
 /**
- * The rows of a chunk of records, with what the schema cannot check: each `Enreg` through the
- * engine's safe record check, each time in the zone (faults named with their index in the batch).
+ * The rows of a chunk of records: each record checked with its schema (ZImportRecord), then its
+ * `Enreg` through the engine's safe record check and its time in the zone; faults named with
+ * their index in the batch, and the faulty record left out.
  */
 function prepareRecords(
-  records: readonly TImportRecord[],
+  records: readonly unknown[],
   zone: string,
   offset: number,
   issues: TPayloadIssue[],
 ): RecordRow[] {
-  return records.map((r, k): RecordRow => {
+  const rows: RecordRow[] = [];
+  records.forEach((item, k) => {
     const i = offset + k;
+    const checked = parseConnectorItem(ZImportRecord, item, `records[${i}]`);
+    if (!checked.ok) {
+      issues.push(...checked.issues);
+      return;
+    }
+    const r = checked.value;
     try {
       parseRecord(r.Enreg);
     } catch (err) {
@@ -86,7 +96,7 @@ function prepareRecords(
       RefDoc: shownText(r.RefDoc),
       TypeElement: shownText(r.TypeElement),
     };
-    return {
+    rows.push({
       idInterne: r.IDInterne,
       typeEnreg: shown.TypeEnreg,
       refDoc: shown.RefDoc,
@@ -98,8 +108,9 @@ function prepareRecords(
       enreg: r.Enreg,
       sentTexts: sentTextsOf(r, shown),
       file: storedFile(r.Fichier),
-    };
+    });
   });
+  return rows;
 }
 
 const INSERT_RECORDS = `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure,
@@ -140,14 +151,15 @@ async function writeRecords(
 }
 
 /**
- * POST /api/connector/v1/import-records (validated by its schema): all or nothing in one
- * transaction (writeBatch). A record already stored, or earlier in the same batch, is left as it
- * is and counted as a duplicate.
+ * POST /api/connector/v1/import-records, its envelope checked (ZImportRecordsEnvelope): each record
+ * is checked while the previous ones are written, all or nothing in one transaction (writeBatch).
+ * A record already stored, or earlier in the same batch, is left as it is and counted as a
+ * duplicate.
  */
 export async function ingestRecords(
   db: Db,
   installationId: string,
-  records: readonly TImportRecord[],
+  records: readonly unknown[],
   zone: string,
   now: Date,
 ): Promise<TConnectorBatchAnswer> {

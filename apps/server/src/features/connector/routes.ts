@@ -3,9 +3,9 @@ import {
   ZConnectorConfigPatch,
   ZImportQueueQuery,
   ZImportRecordIdParam,
-  ZImportRecordsRequest,
+  ZImportRecordsEnvelope,
   ZImportResult,
-  ZTransactionsRequest,
+  ZTransactionsEnvelope,
   type TAutomateReportAnswer,
   type TConnectorBatchAnswer,
   type TConnectorConfigPatchAnswer,
@@ -94,7 +94,7 @@ export function connectorRoutes(
     `${BASE}/import-records`,
     route('import-records', BODY_LIMITS.importRecords),
     async (request): Promise<TConnectorBatchAnswer> => {
-      const { records } = parseConnectorOr400(ZImportRecordsRequest, request.body);
+      const { records } = parseConnectorOr400(ZImportRecordsEnvelope, request.body);
       const zone = await zoneOf(request);
       return ingestRecords(ctx.db, connectorCaller(request).installation.id, records, zone, ctx.now());
     },
@@ -124,7 +124,7 @@ export function connectorRoutes(
     `${BASE}/transactions`,
     route('transactions', BODY_LIMITS.transactions),
     async (request): Promise<TConnectorBatchAnswer> => {
-      const { transactions } = parseConnectorOr400(ZTransactionsRequest, request.body);
+      const { transactions } = parseConnectorOr400(ZTransactionsEnvelope, request.body);
       const zone = await zoneOf(request);
       return ingestTransactions(
         ctx.db,

@@ -1,4 +1,9 @@
-import type { TConnectorBatchAnswer, TPayloadIssue, TTransaction } from '@synchro/contracts';
+import {
+  parseConnectorItem,
+  ZTransaction,
+  type TConnectorBatchAnswer,
+  type TPayloadIssue,
+} from '@synchro/contracts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { shownText, utcInstant, writeBatch } from './batch.ts';
 
@@ -21,26 +26,40 @@ interface TransactionRow {
 }
 
 /** Transactions per statement: the next chunk is checked while the database writes one. */
-export const TRANSACTIONS_PER_STATEMENT = 250;
+export const TRANSACTIONS_PER_STATEMENT = 500;
 
-/** The rows of a chunk of transactions (times faulty there named with their index in the batch). */
+/**
+ * The rows of a chunk of transactions: each checked with its schema (ZTransaction) and its time
+ * read in the zone; faults named with their index in the batch, and the faulty one left out.
+ */
 function prepareTransactions(
-  transactions: readonly TTransaction[],
+  transactions: readonly unknown[],
   zone: string,
   offset: number,
   issues: TPayloadIssue[],
 ): TransactionRow[] {
-  return transactions.map((t, k): TransactionRow => ({
-    txId: t.ID,
-    err: t.Err,
-    dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `transactions[${offset + k}].DateHeureTrt`, issues),
-    numTransaction: shownText(t.NumTransaction),
-    typeDoc: shownText(t.TypeDoc),
-    refDoc: shownText(t.RefDoc),
-    idTablette: shownText(t.IDTablette),
-    libelleTablette: shownText(t.LibelleTablette),
-    log: t.Log,
-  }));
+  const rows: TransactionRow[] = [];
+  transactions.forEach((item, k) => {
+    const i = offset + k;
+    const checked = parseConnectorItem(ZTransaction, item, `transactions[${i}]`);
+    if (!checked.ok) {
+      issues.push(...checked.issues);
+      return;
+    }
+    const t = checked.value;
+    rows.push({
+      txId: t.ID,
+      err: t.Err,
+      dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `transactions[${i}].DateHeureTrt`, issues),
+      numTransaction: shownText(t.NumTransaction),
+      typeDoc: shownText(t.TypeDoc),
+      refDoc: shownText(t.RefDoc),
+      idTablette: shownText(t.IDTablette),
+      libelleTablette: shownText(t.LibelleTablette),
+      log: t.Log,
+    });
+  });
+  return rows;
 }
 
 const INSERT_TRANSACTIONS = `WITH inserted AS (
@@ -76,14 +95,15 @@ async function writeTransactions(
 }
 
 /**
- * POST /api/connector/v1/transactions (validated by its schema): all or nothing in one
- * transaction (writeBatch). A transaction already stored, or earlier in the same batch, is left
+ * POST /api/connector/v1/transactions, its envelope checked (ZTransactionsEnvelope): each
+ * transaction is checked while the previous ones are written, all or nothing in one transaction
+ * (writeBatch). A transaction already stored, or earlier in the same batch, is left
  * as it is and counted as a duplicate.
  */
 export async function ingestTransactions(
   db: Db,
   installationId: string,
-  transactions: readonly TTransaction[],
+  transactions: readonly unknown[],
   zone: string,
   now: Date,
 ): Promise<TConnectorBatchAnswer> {
