@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvRow } from './csv.ts';
+import { attachmentDisposition, contentTypeOf, safeFileName } from './download.ts';
+
+describe('file names of downloads', () => {
+  it('keeps the last path part only, without quotes or control characters', () => {
+    expect(safeFileName('C:\\Docs\\..\\devis "final".pdf')).toBe('devis final.pdf');
+    expect(safeFileName('../../etc/passwd')).toBe('passwd');
+    expect(safeFileName('a\r\nSet-Cookie: x.png')).toBe('aSet-Cookie: x.png');
+    expect(safeFileName('.htaccess')).toBe('htaccess');
+    expect(safeFileName('../')).toBe('fichier');
+    expect(safeFileName(' \u0007 ')).toBe('fichier');
+  });
+
+  it('filename for every client, filename* for a non-ASCII name', () => {
+    expect(attachmentDisposition('plan.pdf')).toBe('attachment; filename="plan.pdf"');
+    expect(attachmentDisposition("Photo d'été (1)*.jpg")).toBe(
+      `attachment; filename="Photo d'ete (1)*.jpg"; filename*=UTF-8''Photo%20d%27%C3%A9t%C3%A9%20%281%29%2A.jpg`,
+    );
+    expect(attachmentDisposition('日本.pdf')).toBe(
+      `attachment; filename="__.pdf"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.pdf`,
+    );
+    expect(attachmentDisposition('100%.pdf')).toBe(
+      'attachment; filename="100_.pdf"; filename*=UTF-8\'\'100%25.pdf',
+    );
+  });
+
+  it('content types by extension', () => {
+    expect(contentTypeOf('a.PDF')).toBe('application/pdf');
+    expect(contentTypeOf('a.jpeg')).toBe('image/jpeg');
+    expect(contentTypeOf('noext')).toBe('application/octet-stream');
+    expect(contentTypeOf('a.exe')).toBe('application/octet-stream');
+  });
+});
+
+describe('CSV cells', () => {
+  it('quotes texts, doubles quotes, leaves numbers', () => {
+    expect(csvRow(['a', 'b;c', 'd"e', 12, -3])).toBe('"a";"b;c";"d""e";12;-3\r\n');
+  });
+
+  it('neutralises what a spreadsheet would run as a formula', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) {
+      expect(csvCell(`${start}1+1`)).toBe(`"'${start}1+1"`);
+    }
+    expect(csvCell('1-1')).toBe('"1-1"');
+  });
+});
