@@ -133,4 +133,20 @@ describe('api client', () => {
     expect(fileNameFromDisposition('attachment', 'download.xml')).toBe('download.xml');
     expect(fileNameFromDisposition(null, 'download.xml')).toBe('download.xml');
   });
+
+  it('sends a large JSON body as a Blob of the same text, pairs of surrogates kept whole', async () => {
+    const fetchMock = mockFetch(new Response('{}', { status: 200 }));
+    // 😀 (two UTF-16 units) straddles the first megabyte boundary of the JSON text.
+    const xml = `${'a'.repeat(1024 * 1024 - 9)}😀${'b'.repeat(1_500_000)}`;
+    await api.put('/api/sync-history/A/xml', { body: { xml } });
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect(init.body).toBeInstanceOf(Blob);
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as string);
+      reader.readAsText(init.body as Blob);
+    });
+    expect(text).toBe(JSON.stringify({ xml }));
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+  });
 });

@@ -60,6 +60,48 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** A string value longer than this is written into the body one piece at a time. */
+const LARGE_STRING_CHARS = 1024 * 1024;
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The JSON body of a write. A body holding a string of tens of MB (a record's XML) is built as a
+ * Blob, its long strings escaped one megabyte at a time with the page getting the hand back
+ * between two pieces: one JSON.stringify of 30 MB held the page for over a second, and a string
+ * body of that size blocked it again while the browser copied it for sending.
+ */
+async function jsonBody(body: unknown): Promise<string | Blob> {
+  const large: string[] = [];
+  const marker = `__synchro_piece_${Math.random().toString(36).slice(2)}_`;
+  const text = JSON.stringify(body, (_key, value: unknown) => {
+    if (typeof value !== 'string' || value.length <= LARGE_STRING_CHARS) return value;
+    large.push(value);
+    return `${marker}${large.length - 1}`;
+  });
+  if (large.length === 0) return text;
+  const parts: BlobPart[] = [];
+  const pieces = text.split(new RegExp(`"${marker}(\\d+)"`));
+  for (let i = 0; i < pieces.length; i += 1) {
+    if (i % 2 === 0) {
+      parts.push(pieces[i]!);
+      continue;
+    }
+    const value = large[Number(pieces[i])]!;
+    parts.push('"');
+    for (let start = 0; start < value.length;) {
+      let end = Math.min(start + LARGE_STRING_CHARS, value.length);
+      const last = value.charCodeAt(end - 1);
+      if (end < value.length && last >= 0xd800 && last <= 0xdbff) end -= 1; // a pair stays whole
+      parts.push(new Blob([JSON.stringify(value.slice(start, end)).slice(1, -1)]));
+      start = end;
+      await nextTask();
+    }
+    parts.push('"');
+  }
+  return new Blob(parts, { type: 'application/json' });
+}
+
 /** Sends a request and returns the raw Response once it is known to be OK. */
 export async function apiFetch(
   method: HttpMethod,
@@ -70,7 +112,7 @@ export async function apiFetch(
   const init: RequestInit = { method, credentials: 'include', cache: 'no-store', headers };
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(options.body);
+    init.body = await jsonBody(options.body);
   }
   if (options.signal) init.signal = options.signal;
   const res = await fetch(url, init);

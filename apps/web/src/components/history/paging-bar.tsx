@@ -41,7 +41,7 @@ export function PagingBar({ paging, onNavigate, busy = false, summary }: PagingB
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {summary}
       </p>
-      <div className="flex items-center justify-between gap-1 sm:justify-end">
+      <div className="flex flex-wrap items-center justify-center gap-1 sm:flex-nowrap sm:justify-end">
         <Button
           variant="ghost"
           size="icon"
@@ -60,7 +60,7 @@ export function PagingBar({ paging, onNavigate, busy = false, summary }: PagingB
           <ChevronLeft aria-hidden="true" />
           Précédent
         </Button>
-        <span className="min-w-28 px-2 text-center text-sm font-medium whitespace-nowrap tabular-nums">
+        <span className="order-first w-full px-2 pb-1 text-center text-sm font-medium whitespace-nowrap tabular-nums sm:order-none sm:w-auto sm:min-w-28 sm:pb-0">
           {pageLabel(paging)}
         </span>
         <Button

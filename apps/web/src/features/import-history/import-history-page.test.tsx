@@ -51,7 +51,7 @@ describe('Historique d’importation: the list', () => {
       historyPage([historyRow(0), historyRow(1, { Etat: -1, TypeElement: 'Modification' })]),
     );
     expect(
-      await screen.findByRole('heading', { name: "Historique d'importation", level: 1 }),
+      await screen.findByRole('heading', { name: "Historique d'importation", level: 1 }, { timeout: 15_000 }),
     ).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe("Historique d'importation – Synchro"));
     expect(screen.getByText('Version 6.16.26')).toBeInTheDocument();

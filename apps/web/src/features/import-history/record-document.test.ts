@@ -38,7 +38,7 @@ describe('openRecord', () => {
 
   it('serialises the record unchanged without edits (byte order mark, declaration, blanks kept)', () => {
     const record = openRecord(DEVIS_XML);
-    const xml = record.serialize(new Map());
+    const xml = record.serialize(new Map()).xml;
     expect(xml.startsWith('\ufeff<?xml version="1.0" encoding="utf-8"?>\n<SyncNuxiDev>')).toBe(true);
     expect(xml).toContain('<FacturationNom>Ciselure &amp; Fils</FacturationNom>');
     expect(xml).toContain('<Note>Livrer avant midi\nCode portail 1234</Note>');
@@ -49,12 +49,13 @@ describe('openRecord', () => {
     const record = openRecord(DEVIS_XML);
     const nom = record.fields.find((f) => f.name === 'FacturationNom')!;
     const depot = record.fields.find((f) => f.name === 'IDInterneDepot')!;
-    const xml = record.serialize(
+    const { xml, sizeBytes } = record.serialize(
       new Map([
         [nom.index, 'Durand & Fils <SARL> « Été »'],
         [depot.index, 'D1'],
       ]),
     );
+    expect(sizeBytes).toBe(new TextEncoder().encode(xml).length);
     expect(xml).toContain('<FacturationNom>Durand &amp; Fils &lt;SARL&gt; « Été »</FacturationNom>');
     expect(xml).not.toContain('&amp;amp;');
     expect(xml).toContain('<IDInterneDepot>D1</IDInterneDepot>');
@@ -114,10 +115,11 @@ describe('openRecord', () => {
     const source = gedXml('plan.pdf', base64);
     const record = openRecord(source);
     expect(record.attachments[0]!.size).toBe(300_000);
-    expect(record.serialize(new Map())).toBe(source);
+    expect(record.serialize(new Map()).xml).toBe(source);
     const comment = record.fields.find((f) => f.name === 'Commentaire')!;
     const edited = record.serialize(new Map([[comment.index, 'Façade nord']]));
-    expect(edited).toBe(source.replace('Photo du chantier', 'Façade nord'));
+    expect(edited.sizeBytes).toBe(new TextEncoder().encode(edited.xml).length);
+    expect(edited.xml).toBe(source.replace('Photo du chantier', 'Façade nord'));
     expect(record.attachmentBase64(record.attachments[0]!)).toBe(base64Of(300_000));
   });
 
@@ -126,7 +128,7 @@ describe('openRecord', () => {
     expect(source.length).toBeGreaterThan(30_000_000);
     const record = openRecord(source);
     expect(record.attachments[0]!.size).toBe(22_500_000);
-    expect(record.serialize(new Map()).length).toBe(source.length);
+    expect(record.serialize(new Map()).xml.length).toBe(source.length);
   });
 });
 

@@ -9,6 +9,8 @@
  * parses and serialises a document of a few KB, and the base64 is never copied into the DOM.
  */
 
+import { utf8ByteLength } from '@synchro/contracts';
+
 export class RecordXmlError extends Error {
   override readonly name = 'RecordXmlError';
 }
@@ -58,8 +60,11 @@ export interface OpenedRecord {
   attachments: RecordAttachment[];
   /** Total UTF-8 bytes of the record as received. */
   rootName: string;
-  /** The record with `edits` applied (index → value), as text ready to send. */
-  serialize: (edits: ReadonlyMap<number, string>) => string;
+  /**
+   * The record with `edits` applied (index → value), as text ready to send, and its UTF-8 bytes
+   * (counted without going over the large contents again).
+   */
+  serialize: (edits: ReadonlyMap<number, string>) => { xml: string; sizeBytes: number };
   /** The base64 of an attachment, as stored. */
   attachmentBase64: (attachment: RecordAttachment) => string;
 }
@@ -112,6 +117,8 @@ interface CutText {
   text: string;
   /** token → the original content, as written in the record. */
   contents: Map<string, string>;
+  /** token → UTF-8 bytes of that content. */
+  contentBytes: Map<string, number>;
 }
 
 /**
@@ -121,6 +128,7 @@ interface CutText {
  */
 function cutLargeContents(text: string): CutText {
   const contents = new Map<string, string>();
+  const contentBytes = new Map<string, number>();
   const salt = Math.random().toString(36).slice(2, 10);
   let out = '';
   let from = 0;
@@ -144,12 +152,14 @@ function cutLargeContents(text: string): CutText {
     if (content.length > CUT_THRESHOLD && !content.includes('<')) {
       const token = `SYNCHROCONTENU${contents.size}X${salt}`;
       contents.set(token, content);
+      // Base64 is ASCII: one byte a character (the usual case, one quick test).
+      contentBytes.set(token, /[^\x20-\x7e\t\n\r]/.test(content) ? utf8ByteLength(content) : content.length);
       out += text.slice(from, tagEnd + 1) + token;
       from = close;
     }
     searchFrom = close + 2;
   }
-  return { text: from === 0 ? text : out + text.slice(from), contents };
+  return { text: from === 0 ? text : out + text.slice(from), contents, contentBytes };
 }
 
 /** The next `<BinaireDocument` or `<Photo` from `from` (-1 when none). */
@@ -302,7 +312,7 @@ export function openRecord(enreg: string): OpenedRecord {
     }
   }
 
-  const serialize = (edits: ReadonlyMap<number, string>): string => {
+  const serialize = (edits: ReadonlyMap<number, string>) => {
     for (const [index, value] of edits) {
       const leaf = leaves[index];
       if (!leaf) continue;
@@ -314,8 +324,12 @@ export function openRecord(enreg: string): OpenedRecord {
       const leaf = leaves[index];
       if (leaf && leaf.textContent !== value) leaf.textContent = value;
     }
-    const xml = new XMLSerializer().serializeToString(root);
-    return bom + prolog + restoreContents(xml, cut.contents) + epilog;
+    const small = bom + prolog + new XMLSerializer().serializeToString(root) + epilog;
+    let sizeBytes = utf8ByteLength(small);
+    for (const [token, bytes] of cut.contentBytes) {
+      if (small.includes(token)) sizeBytes += bytes - token.length;
+    }
+    return { xml: restoreContents(small, cut.contents), sizeBytes };
   };
 
   const attachmentBase64 = (attachment: RecordAttachment): string => {

@@ -1,4 +1,4 @@
-import { CONNECTOR_LIMITS, recordXmlTooLargeMessage, utf8ByteLength } from '@synchro/contracts';
+import { CONNECTOR_LIMITS, recordXmlTooLargeMessage } from '@synchro/contracts';
 import { ApiError } from '../../lib/api-client.ts';
 import { HISTORY_TEXT } from './history-messages.ts';
 import { RecordEncodingError, type OpenedRecord } from './record-document.ts';
@@ -19,14 +19,14 @@ export type PreparedXml = { ok: true; xml: string; sizeBytes: number } | { ok: f
  */
 export function prepareXml(record: OpenedRecord | null, edits: ReadonlyMap<number, string>): PreparedXml {
   if (!record) return { ok: false, message: HISTORY_TEXT.xmlOriginalMissing };
-  let xml: string;
+  let serialized: { xml: string; sizeBytes: number };
   try {
-    xml = record.serialize(edits);
+    serialized = record.serialize(edits);
   } catch (error) {
     if (error instanceof RecordEncodingError) return { ok: false, message: error.message };
     return { ok: false, message: HISTORY_TEXT.xmlSaveFallback };
   }
-  const sizeBytes = utf8ByteLength(xml);
+  const { xml, sizeBytes } = serialized;
   if (sizeBytes > CONNECTOR_LIMITS.enregMaxBytes) {
     return { ok: false, message: recordXmlTooLargeMessage(sizeBytes) };
   }
