@@ -61,3 +61,4 @@ export {
   RET_INFO_MAX_CHARS,
   type AutomateAnswer,
 } from './automate/answer.ts';
+export { hideSecretNamesIn } from './diagnostic/mask-secrets.ts';

@@ -2,43 +2,127 @@ import { SECRET_PLACEHOLDER } from '@synchro/contracts';
 import { asDocument, type ConfigDocument } from './document.ts';
 
 /**
- * Which values are secrets: every `MDP`, every value under a `Token` or `Tokens` element (source
- * tokens, Liaisons_Externes/Agenda/Token/Valeur), and the customer-area login
- * (Complement/EspaceClient: `Utilisateur` and `MDP`).
+ * Which elements hold secrets: every `MDP` and `APIKey_Google` (values), and every `Token`,
+ * `Tokens` (source tokens, Liaisons_Externes/Agenda/Token) and `EspaceClient` (the customer-area
+ * login) with everything inside them. Names are matched whatever their case: masking an element
+ * the connector would not read costs nothing, missing one leaks a secret.
  */
-export const SECRET_ELEMENT = 'MDP';
-export const TOKEN_ELEMENTS: readonly string[] = ['Token', 'Tokens'];
-export const CUSTOMER_AREA = 'EspaceClient';
+export const SECRET_VALUES: readonly string[] = ['MDP', 'APIKey_Google'];
+export const SECRET_BLOCKS: readonly string[] = ['Token', 'Tokens', 'EspaceClient'];
+const SECRET_NAMES = new Set([...SECRET_VALUES, ...SECRET_BLOCKS].map((n) => n.toLowerCase()));
+
+export const isSecretName = (name: string): boolean => SECRET_NAMES.has(name.toLowerCase());
 
 interface Range {
   start: number;
   end: number;
 }
 
-/** Source ranges of the non-empty secret values of a document, in document order. */
+/**
+ * Content ranges (between the start tag and the end tag) of the outermost secret elements of a
+ * document that hold something, in document order.
+ */
 export function secretRanges(doc: ConfigDocument): Range[] {
   const ix = doc.index;
   const out: Range[] = [];
-  const secretId = ix.idOf(SECRET_ELEMENT);
-  const contextIds = [...TOKEN_ELEMENTS, CUSTOMER_AREA].map((n) => ix.idOf(n)).filter((id) => id >= 0);
-  if (secretId < 0 && contextIds.length === 0) return out;
-  // inSecret[k]: element k is, or is inside, a Token / Tokens / EspaceClient element.
+  const secretIds = new Set<number>();
+  ix.names.forEach((name, id) => {
+    if (isSecretName(name)) secretIds.add(id);
+  });
+  if (secretIds.size === 0) return out;
+  // inSecret[k]: element k is, or is inside, a secret element.
   const inSecret = new Uint8Array(ix.count);
   for (let k = 0; k < ix.count; k++) {
     const parent = ix.parent[k] as number;
-    const id = ix.nameId[k] as number;
-    inSecret[k] = (parent >= 0 && inSecret[parent] === 1) || contextIds.includes(id) ? 1 : 0;
-    if (ix.firstChild[k] !== -1 || ix.end[k] === ix.openEnd[k]) continue; // not a leaf, or empty tag
-    if ((inSecret[k] === 1 || id === secretId) && ix.xmlText(k) !== '') {
-      out.push({ start: ix.openEnd[k] as number, end: ix.closeStart[k] as number });
-    }
+    const outer = parent >= 0 && inSecret[parent] === 1;
+    if (!outer && !secretIds.has(ix.nameId[k] as number)) continue;
+    inSecret[k] = 1;
+    const start = ix.openEnd[k] as number;
+    const end = ix.closeStart[k] as number;
+    if (!outer && end > start) out.push({ start, end });
   }
   return out;
 }
 
+/** Offset after the `>` of the tag starting at `lt` (quoted `>` skipped), -1 when none before `to`. */
+function tagEnd(text: string, lt: number, to: number): number {
+  let quote = '';
+  for (let i = lt + 1; i < to; i++) {
+    const c = text[i] as string;
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '>') return i + 1;
+  }
+  return -1;
+}
+
+const TAG_START = /[A-Za-z_:/\u00c0-\uffff]/;
+
 /**
- * The document text with every non-empty secret replaced by SECRET_PLACEHOLDER (empty ones stay
- * empty); everything else is byte-identical. This is the ConfigConnecteur served to the browser.
+ * The content of a secret element (text[from, to)) with every text hidden: each run of text,
+ * CDATA sections and processing instructions becomes one SECRET_PLACEHOLDER, each comment's text
+ * too (it stays a comment), each attribute value of a nested tag too. Nested tags stay, so the
+ * document keeps its shape. A run of blanks between tags (indentation) stays; a content with no
+ * tag at all is a value, hidden even when blank. What cannot be read as markup (a lone `<`, a
+ * tag, comment or section not closed before `to`) is text.
+ */
+export function maskSecretContent(text: string, from: number, to: number): string {
+  const parts: { tag: boolean; text: string }[] = [];
+  let run = '';
+  const push = (tag: boolean, value: string) => {
+    if (run !== '') parts.push({ tag: false, text: run });
+    run = '';
+    parts.push({ tag, text: value });
+  };
+  let i = from;
+  while (i < to) {
+    const lt = text.indexOf('<', i);
+    if (lt === -1 || lt >= to) {
+      run += text.slice(i, to);
+      break;
+    }
+    run += text.slice(i, lt);
+    const closing = (marker: string, skip: number) => {
+      const e = text.indexOf(marker, lt + skip);
+      return e === -1 || e + marker.length > to ? to : e + marker.length;
+    };
+    if (text.startsWith('<!--', lt)) {
+      const e = text.indexOf('-->', lt + 4);
+      if (e === -1 || e + 3 > to) {
+        run += text.slice(lt, to);
+        break;
+      }
+      push(true, e === lt + 4 ? '<!---->' : `<!--${SECRET_PLACEHOLDER}-->`);
+      i = e + 3;
+    } else if (text.startsWith('<![CDATA[', lt)) {
+      i = closing(']]>', 9);
+      run += text.slice(lt, i);
+    } else if (text.startsWith('<?', lt)) {
+      i = closing('?>', 2);
+      run += text.slice(lt, i);
+    } else {
+      const end = TAG_START.test(text[lt + 1] ?? '') ? tagEnd(text, lt, to) : -1;
+      if (end === -1) {
+        run += text.slice(lt, lt + 1);
+        i = lt + 1;
+        continue;
+      }
+      push(true, text.slice(lt, end).replace(/=(\s*)("[^"]*"|'[^']*')/g, `=$1"${SECRET_PLACEHOLDER}"`));
+      i = end;
+    }
+  }
+  if (run !== '') parts.push({ tag: false, text: run });
+  const hasTags = parts.some((p) => p.tag);
+  return parts
+    .map((p) => (p.tag || (hasTags && p.text.trim() === '') ? p.text : SECRET_PLACEHOLDER))
+    .join('');
+}
+
+/**
+ * The document text with every secret hidden (maskSecretContent of each secret element; empty
+ * ones stay empty); every byte outside the secret elements is unchanged. This is the
+ * ConfigConnecteur served to the browser.
  */
 export function redactConfig(input: string | ConfigDocument): string {
   const doc = asDocument(input);
@@ -47,7 +131,7 @@ export function redactConfig(input: string | ConfigDocument): string {
   const parts: string[] = [];
   let last = 0;
   for (const r of ranges) {
-    parts.push(doc.text.slice(last, r.start), SECRET_PLACEHOLDER);
+    parts.push(doc.text.slice(last, r.start), maskSecretContent(doc.text, r.start, r.end));
     last = r.end;
   }
   parts.push(doc.text.slice(last));

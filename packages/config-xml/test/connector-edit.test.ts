@@ -336,7 +336,7 @@ const CONSOLE_EDITS: [string, (text: string) => string][] = [
     'sources',
     (t) => {
       const p = structuredClone(readSources(fixtureDoc));
-      p.sources[0]!.Serveur = 'srv-console';
+      p.sources[1]!.Serveur = 'srv-console'; // source 2 holds no password: it may move
       return editSources(t, p);
     },
   ],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SECRET_PLACEHOLDER } from '@synchro/contracts';
 import {
   editComplement,
   editExternalCalendars,
@@ -42,7 +43,7 @@ describe('created nodes follow the document', () => {
     expect(out).toBe(
       '<Connexion>\r\n\t<Complement>\r\n\t\t<APIKey_Google>k</APIKey_Google>\r\n\t</Complement>\r\n\t<Info>\r\n\t\t<Exe />\r\n\t</Info>\r\n</Connexion>',
     );
-    expect(readComplement(parseConfig(out)).googleApiKey).toBe('k');
+    expect(readComplement(parseConfig(out)).googleApiKey).toBe(SECRET_PLACEHOLDER);
   });
 
   it('an empty save into a missing section leaves the document as it was', () => {
@@ -59,7 +60,7 @@ describe('created nodes follow the document', () => {
       '<!-- choisi par X --><Provider>SQLOLEDB</Provider><Inconnu a="1">z</Inconnu>',
     );
     const s = readSources(parseConfig(text)).sources;
-    s[0] = { ...s[0]!, Provider: 'MSDASQL' };
+    s[0] = { ...s[0]!, Provider: 'MSDASQL', MDP: 'retapé' };
     const out = editSources(text, { sources: s });
     expect(out).toContain('<!-- choisi par X --><Provider>MSDASQL</Provider><Inconnu a="1">z</Inconnu>');
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnoseConfig } from '../src/diagnostic/diagnose.ts';
 import { encodeOneLevel } from '../src/diagnostic/encoding-runs.ts';
 import { DEFAULT_MAX_BYTES } from '../src/xml/scan.ts';
+import { maskSecrets } from '../src/diagnostic/mask-secrets.ts';
 
 const fixture = readFileSync(new URL('./fixtures/connexion-ebp-gescom.xml', import.meta.url), 'utf8');
 const codes = (text: string): string[] => diagnoseConfig(text).issues.map((issue) => issue.code);
@@ -250,5 +251,54 @@ describe('secrets in the context lines', () => {
     const d = diagnoseConfig(text);
     const line = d.problematicContent.find((l) => l.isProblematic);
     expect(text.split('\n')[(line?.lineNumber ?? 0) - 1]).toBe(line?.content);
+  });
+});
+
+describe('maskSecrets: everything between the start and the end tag of a secret', () => {
+  const P = SECRET_PLACEHOLDER;
+  it.each([
+    ['CDATA', '<MDP><![CDATA[cd<ta]]></MDP>', `<MDP>${P}</MDP>`],
+    ['a comment', '<MDP><!-- ancien -->neuf</MDP>', `<MDP>${P}</MDP>`],
+    ['an unescaped <', '<MDP>pa<ss>wo<rd</MDP>', `<MDP>${P}</MDP>`],
+    ['a nested tag', '<MDP>a<b>c</b>d</MDP>', `<MDP>${P}</MDP>`],
+    ['attributes, quoted >', '<MDP x="1>2" y=\'z\'>clair</MDP>', `<MDP x="1>2" y='z'>${P}</MDP>`],
+    ['another case, spaced end tag', '<mdp>bas</MDP ><Mdp>mixte</mDP>', `<mdp>${P}</MDP ><Mdp>${P}</mDP>`],
+    ['a self-closing secret', '<MDP/><Serveur>srv</Serveur><MDP />', '<MDP/><Serveur>srv</Serveur><MDP />'],
+    ['the geocoding key', '<APIKey_Google>AIzaCle</APIKey_Google>', `<APIKey_Google>${P}</APIKey_Google>`],
+    [
+      'a token block',
+      '<Tokens><Token><Valeur>jeton</Valeur><!--c--></Token></Tokens>',
+      `<Tokens>${P}</Tokens>`,
+    ],
+    ['an unclosed secret at the end', '<Source><MDP>coupé<Serveur>x', `<Source><MDP>${P}`],
+  ])('%s', (_name, text, masked) => {
+    expect(maskSecrets(text)).toBe(masked);
+  });
+
+  it('keeps the line count inside a masked secret, and empty secrets empty', () => {
+    expect(maskSecrets('<EspaceClient>\n<U>u</U>\n</EspaceClient>\n<MDP></MDP>')).toBe(
+      `<EspaceClient>${P}\n\n</EspaceClient>\n<MDP></MDP>`,
+    );
+  });
+
+  it('a < inside a password read as a tag is not named by the parser messages', () => {
+    for (const password of ['Av<Morceau>Apres', 'Av</Morceau>Apres', 'Av<Morceau']) {
+      const d = diagnoseConfig(fixture.replace('<MDP>Demo-75e469</MDP>', `<MDP>${password}</MDP>`));
+      expect(d.isValid).toBe(false);
+      expect(JSON.stringify(d)).not.toMatch(/Morceau|Apres/);
+    }
+    const d = diagnoseConfig(fixture.replace('<MDP>Demo-75e469</MDP>', '<MDP>Av<Morceau>Apres</MDP>'));
+    expect(d.parseError).toContain(`<${P}>`);
+  });
+
+  it('a broken document with a CDATA password, a commented one and a stray < shows none of them', () => {
+    const broken = fixture
+      .replace('<MDP>Demo-75e469</MDP>', '<MDP><![CDATA[Cdata-111]]><!--Vieux-222--></MDP>\n</Oops>')
+      .replace('<MDP>Demo-9a2289</MDP>', '<MDP>Avant-333<Apres-444</MDP>');
+    const d = diagnoseConfig(broken);
+    expect(d.isValid).toBe(false);
+    const shown = JSON.stringify(d);
+    for (const s of ['Cdata-111', 'Vieux-222', 'Avant-333', 'Apres-444']) expect(shown).not.toContain(s);
+    expect(d.problematicContent.map((l) => l.content).join('\n')).toContain(`<MDP>${P}</MDP>`);
   });
 });

@@ -76,6 +76,7 @@ describe('editSources', () => {
   it('changes only Sources, encodes and escapes once, keeps connector nodes', () => {
     const p = sources();
     p.sources[0]!.Serveur = 'Sérveur & <co> "x"';
+    p.sources[0]!.MDP = 'Demo-75e469'; // typed again: a kept password cannot move
     p.sources[0]!.Lecture_Seule = true;
     p.sources[2]!.Provider = 'WinDevHF7';
     p.sources[2]!.Nom_BDD = 'Société';
@@ -149,7 +150,7 @@ describe('editSources', () => {
       'invalid-payload',
     );
     // a line break is accepted (a value stored with one must be able to go back unchanged)
-    const nl = editSources(FIXTURE, { sources: [{ ...sources().sources[0]!, Serveur: 'a\nb' }] });
+    const nl = editSources(FIXTURE, { sources: [{ ...sources().sources[0]!, Serveur: 'a\nb', MDP: 'x' }] });
     expect(readSources(parseConfig(nl)).sources[0]!.Serveur).toBe('a\nb');
     fails(() => editSources('<Connexion><Sources>', sources()), 'truncated');
   });
@@ -159,7 +160,7 @@ describe('editExternalLinks', () => {
   it('changes folders and links, keeps the Agenda, placeholder keeps the password', () => {
     const p = links();
     p.Dossier_Import = 'D:\\Import é';
-    p.Liaisons[0]!.Utilisateur = 'Éric';
+    p.Liaisons[1]!.Utilisateur = 'Éric';
     p.Liaisons[1]!.Logiciel = 'C:\\x.exe';
     const out = editExternalLinks(FIXTURE, p);
     expectOnlySectionChanged(FIXTURE, out, 'Liaisons_Externes');
@@ -167,8 +168,22 @@ describe('editExternalLinks', () => {
     expect(out).toContain('<MDP>Demo-9a2289</MDP>');
     const back = readExternalLinks(parseConfig(out));
     expect(back.Dossier_Import).toBe('D:\\Import é');
-    expect(back.Liaisons[0]).toMatchObject({ Utilisateur: 'Éric', MDP: SECRET_PLACEHOLDER });
-    expect(back.Liaisons[1]!.Logiciel).toBe('C:\\x.exe');
+    expect(back.Liaisons[0]).toMatchObject({ MDP: SECRET_PLACEHOLDER });
+    expect(back.Liaisons[1]).toMatchObject({ Utilisateur: 'Éric', Logiciel: 'C:\\x.exe' });
+  });
+
+  it('a kept password cannot change destination: refused before any change, naming the row', () => {
+    for (const field of ['Logiciel', 'Config', 'Utilisateur'] as const) {
+      const p = links();
+      p.Liaisons[0]![field] = 'ailleurs';
+      const err = fails(() => editExternalLinks(FIXTURE, p), 'secret-destination');
+      expect(err.issues?.map((i) => i.path)).toEqual(['Liaisons.0.MDP']);
+      expect(err.message).toMatch(
+        /^Logiciel maître 1\u00a0: .+ a changé, saisissez à nouveau le mot de passe\./,
+      );
+      p.Liaisons[0]!.MDP = 'retape';
+      expect(editExternalLinks(FIXTURE, p)).toContain('<MDP>retape</MDP>');
+    }
   });
 });
 
@@ -317,7 +332,20 @@ describe('editComplement', () => {
     expect(sectionOf(out, 'Complement/EspaceClient')).toBe(sectionOf(FIXTURE, 'Complement/EspaceClient'));
     expect(out).toContain('<ScriptComplementaire>A=1&#13;\r\nB=Ã©</ScriptComplementaire>');
     expect(out).toContain('<Drive>\r\n      <Type_Drive>onedrive</Type_Drive>\r\n    </Drive>');
-    expect(readComplement(parseConfig(out))).toEqual(p);
+    expect(out).toContain('<APIKey_Google>clÃ©</APIKey_Google>');
+    expect(readComplement(parseConfig(out))).toEqual({ ...p, googleApiKey: SECRET_PLACEHOLDER });
+  });
+
+  it('the geocoding key is a secret: shown as the placeholder, kept when it comes back, cleared by ""', () => {
+    const p = complement();
+    expect(p.googleApiKey).toBe(SECRET_PLACEHOLDER);
+    p.driveType = 'google';
+    const kept = editComplement(FIXTURE, p);
+    expect(kept).toContain('<APIKey_Google>api.gouv.fr</APIKey_Google>');
+    expect(kept).not.toBe(FIXTURE);
+    const cleared = editComplement(FIXTURE, { ...p, googleApiKey: '' });
+    expect(cleared).not.toContain('api.gouv.fr');
+    expect(readComplement(parseConfig(cleared)).googleApiKey).toBe('');
   });
 
   it('a script sent with CRLF is the same script', () => {
@@ -520,7 +548,7 @@ describe('conflict helpers', () => {
     const connectorWrote = FIXTURE.replace('<Status>1</Status>', '<Status>0</Status>');
     expect(editScope(connectorWrote, 'sources')).toBe(editScope(FIXTURE, 'sources'));
     const p = sources();
-    p.sources[0]!.Serveur = 'autre';
+    p.sources[1]!.Serveur = 'autre';
     expect(editScope(editSources(FIXTURE, p), 'sources')).not.toBe(editScope(FIXTURE, 'sources'));
     const cal = editExternalCalendars(FIXTURE, { ...calendars(), agendaType: 'Microsoft' });
     expect(editScope(cal, 'externalLinks')).toBe(editScope(FIXTURE, 'externalLinks'));

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import {
   LIBRE_ID,
   SECRET_PLACEHOLDER,
+  SECRET_DESTINATIONS,
+  movedSecretIssues,
   TERMINAL_FREE_NAME,
   ZComplementPayload,
   ZExclusionsPayload,
@@ -148,11 +150,18 @@ describe('property: read(edit(doc, p)) gives p back, bytes outside the section u
     fc.assert(
       fc.property(docs(), fc.array(source, { maxLength: 7 }), (text, sources) => {
         const payload = { sources };
+        const before = readSources(parseConfig(text)).sources;
+        const norm = ZSourcesPayload.parse(payload).sources;
+        // A kept password whose destination changed: refused, whatever else the payload holds.
+        if (movedSecretIssues(SECRET_DESTINATIONS.sources, before, norm).length > 0) {
+          expect(() => editSources(text, payload)).toThrow(
+            expect.objectContaining({ code: 'secret-destination' }),
+          );
+          return;
+        }
         const out = editSources(text, payload);
         expectOnlySectionChanged(text, out, 'Sources');
-        const before = readSources(parseConfig(text)).sources;
         const after = readSources(parseConfig(out)).sources;
-        const norm = ZSourcesPayload.parse(payload).sources;
         const rawBefore = rawValues(text, 'Sources', [], 'Source', 'MDP');
         const rawAfter = rawValues(out, 'Sources', [], 'Source', 'MDP');
         norm.forEach((s, i) => {
@@ -187,9 +196,16 @@ describe('property: read(edit(doc, p)) gives p back, bytes outside the section u
     const liaison = fc.record({ Logiciel: line, Config: line, Utilisateur: line, MDP: secret });
     fc.assert(
       fc.property(docs(), line, line, fc.array(liaison, { maxLength: 6 }), (text, imp, exp, Liaisons) => {
-        const out = editExternalLinks(text, { Dossier_Import: imp, Dossier_Export: exp, Liaisons });
-        expectOnlySectionChanged(text, out, 'Liaisons_Externes');
         const before = readExternalLinks(parseConfig(text));
+        const payload = { Dossier_Import: imp, Dossier_Export: exp, Liaisons };
+        if (movedSecretIssues(SECRET_DESTINATIONS.externalLinks, before.Liaisons, Liaisons).length > 0) {
+          expect(() => editExternalLinks(text, payload)).toThrow(
+            expect.objectContaining({ code: 'secret-destination' }),
+          );
+          return;
+        }
+        const out = editExternalLinks(text, payload);
+        expectOnlySectionChanged(text, out, 'Liaisons_Externes');
         const after = readExternalLinks(parseConfig(out));
         expect([after.Dossier_Import, after.Dossier_Export]).toEqual([imp, exp]);
         Liaisons.forEach((l, i) => {
@@ -301,7 +317,7 @@ describe('property: read(edit(doc, p)) gives p back, bytes outside the section u
 
   it('editComplement', () => {
     const payload = fc.record({
-      googleApiKey: line,
+      googleApiKey: fc.oneof(line, fc.constant(SECRET_PLACEHOLDER)),
       driveType: fc.constantFrom('none' as const, 'google' as const, 'onedrive' as const, '' as const),
       mailRapport: fc.record({
         envoyerRapport: flag,
@@ -317,7 +333,18 @@ describe('property: read(edit(doc, p)) gives p back, bytes outside the section u
       fc.property(docs(), payload, (text, p) => {
         const out = editComplement(text, p);
         expectOnlySectionChanged(text, out, 'Complement');
-        expect(readComplement(parseConfig(out))).toEqual(ZComplementPayload.parse(p));
+        const key =
+          p.googleApiKey === SECRET_PLACEHOLDER
+            ? readComplement(parseConfig(text)).googleApiKey
+            : p.googleApiKey === ''
+              ? ''
+              : SECRET_PLACEHOLDER;
+        expect(readComplement(parseConfig(out))).toEqual({
+          ...ZComplementPayload.parse(p),
+          googleApiKey: key,
+        });
+        if (p.googleApiKey === SECRET_PLACEHOLDER)
+          expect(/<APIKey_Google>[^<]*/.exec(out)?.[0]).toBe(/<APIKey_Google>[^<]*/.exec(text)?.[0]);
         const login = (t: string) =>
           parseConfig(t)
             .sectionText('Complement')

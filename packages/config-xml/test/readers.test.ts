@@ -221,7 +221,7 @@ describe('readers on the fixture', () => {
   it('readComplement: CRLF script as LF, no customer-area login', () => {
     const v = readComplement(doc);
     expect(v).toEqual({
-      googleApiKey: 'api.gouv.fr',
+      googleApiKey: SECRET_PLACEHOLDER, // api.gouv.fr: a secret, never shown
       driveType: 'none',
       mailRapport: {
         envoyerRapport: false,

@@ -25,6 +25,7 @@ describe('redactConfig', () => {
     expect(red).toContain('<MDP/>');
     const strip = (s: string): string => s.split(SECRET_PLACEHOLDER).join('');
     const stripOriginal = FIXTURE.replace(/<MDP>[^<]*<\/MDP>/g, '<MDP></MDP>')
+      .replace(/(<APIKey_Google>)[^<]*/, '$1')
       .replace(/(<EspaceClient>\r\n\s*<Utilisateur>)[^<]*/, '$1')
       .replace(/(<IDPoste>)\*/g, '$1')
       .replace(/(<Token>\r\n\s*<Valeur>)[^<]*/g, '$1');
@@ -49,5 +50,43 @@ describe('redactConfig', () => {
   it('returns the text unchanged when there is no secret', () => {
     const text = '<Connexion>\n  <Info><Exe>x</Exe></Info>\n</Connexion>\n';
     expect(redactConfig(text)).toBe(text);
+  });
+});
+
+describe('redactConfig: every text inside a secret element', () => {
+  const wrap = (inner: string) =>
+    `<Connexion><Sources><Source>${inner}<Serveur>srv</Serveur></Source></Sources></Connexion>`;
+  const P = SECRET_PLACEHOLDER;
+
+  it.each([
+    ['CDATA', '<MDP><![CDATA[cd<a>ta]]></MDP>', `<MDP>${P}</MDP>`],
+    ['text and CDATA', '<MDP>ab<![CDATA[cd]]>ef</MDP>', `<MDP>${P}</MDP>`],
+    ['a comment', '<MDP><!--ancien-mdp-->nouveau</MDP>', `<MDP><!--${P}-->${P}</MDP>`],
+    ['a nested element', '<MDP>av<X a="att">dans</X>ap</MDP>', `<MDP>${P}<X a="${P}">${P}</X>${P}</MDP>`],
+    ['attributes on the secret element', '<MDP chiffre="0">clair</MDP>', `<MDP chiffre="0">${P}</MDP>`],
+    ['a blank password', '<MDP>   </MDP>', `<MDP>${P}</MDP>`],
+    ['another case', '<mdp>minuscule</mdp><Mdp>mixte</Mdp>', `<mdp>${P}</mdp><Mdp>${P}</Mdp>`],
+    ['an escaped <', '<MDP>a&lt;b</MDP>', `<MDP>${P}</MDP>`],
+    ['an empty comment and an empty password', '<MDP><!----></MDP><MDP/>', `<MDP><!----></MDP><MDP/>`],
+  ])('%s', (_name, secret, masked) => {
+    const text = wrap(secret);
+    const r = redactConfig(text);
+    expect(r).toBe(wrap(masked));
+    expect(r).not.toMatch(/cd|ta|ab|ef|ancien|nouveau|av|att|dans|ap<|clair|minuscule|mixte|a&lt;b/);
+    parseConfig(r);
+  });
+
+  it('token and customer-area blocks: every text, comment and CDATA at any depth; indentation stays', () => {
+    const text =
+      '<Connexion><Complement><EspaceClient>\n  <Utilisateur><![CDATA[client]]></Utilisateur>\n  <!-- mdp: vieux -->\n  <MDP>x</MDP>\n</EspaceClient>' +
+      '<APIKey_Google>AIzaCle</APIKey_Google></Complement>' +
+      '<Liaisons_Externes><Agenda><Token><Valeur>jeton<B>gras</B></Valeur></Token></Agenda></Liaisons_Externes></Connexion>';
+    const r = redactConfig(text);
+    expect(r).not.toMatch(/client|vieux|>x<|AIzaCle|jeton|gras/);
+    expect(r).toContain(
+      `<EspaceClient>\n  <Utilisateur>${P}</Utilisateur>\n  <!--${P}-->\n  <MDP>${P}</MDP>\n</EspaceClient>`,
+    );
+    expect(r).toContain(`<APIKey_Google>${P}</APIKey_Google>`);
+    expect(r).toContain(`<Valeur>${P}<B>${P}</B></Valeur>`);
   });
 });

@@ -43,6 +43,7 @@ describe('history queries', () => {
     [{ date: '14/11/2025' }, 'date'],
     [{ date: '2025-02-30' }, 'date'],
     [{ search: 'x'.repeat(101) }, 'search'],
+    [{ search: 'a\u0000b' }, 'search'],
   ])('refuses %j with a French message on %s', (query, path) => {
     const r = parsePayload(ZSyncHistoryQuery, query);
     expect(r.ok).toBe(false);

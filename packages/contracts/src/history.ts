@@ -150,7 +150,9 @@ const ZSearch = blankAsAbsent(
         .max(
           HISTORY_LIMITS.searchMaxChars,
           `texte de recherche trop long (au plus ${HISTORY_LIMITS.searchMaxChars} caractères)`,
-        ),
+        )
+        // A database text cannot hold U+0000: it would fail the query instead of finding nothing.
+        .refine((v) => !v.includes('\u0000'), 'texte de recherche attendu, sans caractère nul'),
     )
     .optional(),
 );

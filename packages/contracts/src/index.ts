@@ -9,3 +9,4 @@ export * from './config-registry.ts';
 export * from './connector-api.ts';
 export * from './connector-time.ts';
 export * from './history.ts';
+export * from './secret-destinations.ts';

@@ -13,7 +13,7 @@ import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { segments } from './segments.ts';
 import { strictScan } from './well-formed.ts';
-import { maskSecrets } from './mask-secrets.ts';
+import { hideSecretTagNames, maskSecrets, secretTagNames } from './mask-secrets.ts';
 
 /** Lines shown on each side of the problematic line. */
 const CONTEXT_LINES = 3;
@@ -155,6 +155,17 @@ function diagnose(text: string): TConfigDiagnostic {
   };
 }
 
+/** The diagnostic with the names of tags written inside secrets hidden from its messages. */
+function withoutSecretNames(text: string, d: TConfigDiagnostic): TConfigDiagnostic {
+  const names = secretTagNames(text);
+  if (names.length === 0) return d;
+  return {
+    ...d,
+    parseError: d.parseError === null ? null : hideSecretTagNames(d.parseError, names),
+    issues: d.issues.map((i) => ({ ...i, message: hideSecretTagNames(i.message, names) })),
+  };
+}
+
 /**
  * Diagnose a ConfigConnecteur document (docs/spec-notes.md, Diagnostic). Never throws: any
  * input, however broken, gives a diagnostic; no DTD is read and no entity beyond the predefined
@@ -165,7 +176,7 @@ export function diagnoseConfig(text: string | null | undefined): TConfigDiagnost
     return empty(text, 'Aucun XML de configuration n’est disponible.');
   }
   try {
-    return diagnose(text);
+    return withoutSecretNames(text, diagnose(text));
   } catch (error) {
     return empty(text, `Le diagnostic a échoué : ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,43 +1,72 @@
 import { SECRET_PLACEHOLDER } from '@synchro/contracts';
-import { CUSTOMER_AREA, SECRET_ELEMENT, TOKEN_ELEMENTS } from '../redact.ts';
+import { SECRET_BLOCKS, SECRET_VALUES } from '../redact.ts';
+
+const NAMES = [...SECRET_VALUES, ...SECRET_BLOCKS].join('|');
+/** A start tag of a secret element, any case, with or without attributes (quoted `>` allowed). */
+const OPEN = new RegExp(`<(${NAMES})(?=[\\s/>])(?:"[^"]*"|'[^']*'|[^>"'])*>`, 'gi');
+
+/** [start, end) of the content of every secret element (to its end tag or the end of the text). */
+function secretContents(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  OPEN.lastIndex = 0;
+  for (let m = OPEN.exec(text); m; m = OPEN.exec(text)) {
+    if (m[0].endsWith('/>')) continue;
+    const contentStart = m.index + m[0].length;
+    const close = new RegExp(`</${m[1]}\\s*>`, 'gi');
+    close.lastIndex = contentStart;
+    const found = close.exec(text);
+    out.push([contentStart, found ? found.index : text.length]);
+    OPEN.lastIndex = found ? found.index + found[0].length : text.length;
+  }
+  return out;
+}
 
 /**
- * The document with every secret value replaced by the placeholder, for showing lines of a
- * document that may not parse (the diagnostic's context lines). A lenient scan, not the parser:
- * the content of every `MDP`, and every text inside a Token, Tokens or EspaceClient element (to
- * its end tag, or to the end of the text when it is not closed). Line breaks inside a secret are
- * kept, so that line numbers stay those of the stored document.
+ * The document with every secret replaced by the placeholder, for showing lines of a document
+ * that may not parse (the diagnostic's context lines). A lenient scan, not the parser: everything
+ * between a secret element's start tag and its end tag (the first one of that name, any case), or
+ * the end of the text when it is never closed, is hidden: text, CDATA, comments, nested tags, a
+ * stray `<`. Line breaks inside are kept, so that line numbers stay those of the stored document.
  */
 export function maskSecrets(text: string): string {
-  const ranges: [number, number][] = [];
-  const leaf = new RegExp(`<${SECRET_ELEMENT}(?:\\s[^>]*)?>([^<]*)`, 'g');
-  for (let m = leaf.exec(text); m; m = leaf.exec(text)) {
-    const start = m.index + m[0].length - (m[1] ?? '').length;
-    ranges.push([start, m.index + m[0].length]);
-  }
-  const blocks = new RegExp(`<(${[...TOKEN_ELEMENTS, CUSTOMER_AREA].join('|')})(?:\\s[^>]*)?>`, 'g');
-  for (let m = blocks.exec(text); m; m = blocks.exec(text)) {
-    const close = text.indexOf(`</${m[1]}>`, m.index);
-    const end = close === -1 ? text.length : close;
-    const inner = />([^<]+)</g;
-    inner.lastIndex = m.index + m[0].length - 1;
-    for (let t = inner.exec(text); t && t.index < end; t = inner.exec(text)) {
-      ranges.push([t.index + 1, t.index + 1 + (t[1] ?? '').length]);
-      inner.lastIndex = t.index + t[0].length - 1;
-    }
-    blocks.lastIndex = end;
-  }
-  if (ranges.length === 0) return text;
-  ranges.sort((a, b) => a[0] - b[0]);
   let out = '';
   let copied = 0;
-  for (const [start, end] of ranges) {
-    if (start < copied) continue;
+  for (const [start, end] of secretContents(text)) {
     const value = text.slice(start, end);
     out += text.slice(copied, start);
-    // Whitespace-only text (indentation between elements) is not a secret.
-    out += value.trim() === '' ? value : SECRET_PLACEHOLDER + '\n'.repeat(value.split('\n').length - 1);
+    out += value === '' ? value : SECRET_PLACEHOLDER + '\n'.repeat(value.split('\n').length - 1);
     copied = end;
   }
   return out + text.slice(copied);
+}
+
+/**
+ * A `<` inside a password reads as a tag (`pa<ss>wd`), and the parser's messages name it
+ * (« l’élément <ss> n’est pas fermé »): the names of the tags written inside secrets, to hide from
+ * the diagnostic's messages with hideSecretTagNames.
+ */
+export function secretTagNames(text: string): string[] {
+  const names = new Set<string>();
+  for (const [start, end] of secretContents(text)) {
+    for (const m of text.slice(start, end).matchAll(/<\/?([^\s<>/!?=]+)/g)) names.add(m[1] as string);
+  }
+  return [...names];
+}
+
+/** A message about `text` (a diagnostic's, a repair's) without the names of tags inside its secrets. */
+export function hideSecretNamesIn(text: string, message: string): string {
+  const names = secretTagNames(text);
+  return names.length === 0 ? message : hideSecretTagNames(message, names);
+}
+
+/** The message with every `<name>` / `</name>` of those names replaced by the placeholder. */
+export function hideSecretTagNames(message: string, names: readonly string[]): string {
+  let out = message;
+  for (const name of names)
+    out = out
+      .split(`<${name}>`)
+      .join(`<${SECRET_PLACEHOLDER}>`)
+      .split(`</${name}>`)
+      .join(`</${SECRET_PLACEHOLDER}>`);
+  return out;
 }

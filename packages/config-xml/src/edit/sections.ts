@@ -14,10 +14,12 @@ import {
   type TSourcesPayload,
   type TSyncDataPayload,
 } from '@synchro/contracts';
-import type { ConfigDocument } from '../document.ts';
+import { asDocument, type ConfigDocument } from '../document.ts';
+import { readExternalLinks, readSources } from '../read/readers.ts';
 import { textOf } from '../read/values.ts';
 import { childNamed, childrenNamed, type XElement } from '../xml/tree.ts';
 import { SectionEditor, validatePayload } from './editor.ts';
+import { refuseMovedSecrets } from './moved-secrets.ts';
 
 /**
  * Canonical child order of the nodes the edits may create (legacy documents' order), so that a
@@ -75,11 +77,14 @@ const isSecretEmpty = (v: string): boolean => v === '' || v === SECRET_PLACEHOLD
  * Base de données source. Block i of the payload updates the i-th `Source` (Provider, Serveur,
  * Nom_BDD, Lecture_Seule, Utilisateur, MDP); Status, StatusLibelle, Tokens, IP_Public and
  * Port_Public stay. Blocks beyond the stored ones are created only up to the last non-empty one;
- * stored blocks beyond the payload stay as they are.
+ * stored blocks beyond the payload stay as they are. A block that keeps its stored password (the
+ * placeholder) cannot change where it goes (refuseMovedSecrets).
  */
 export function editSources(input: Input, payload: TSourcesPayload): string {
   const p = validatePayload(ZSourcesPayload, payload);
-  const ed = SectionEditor.open(input, 'Sources');
+  const doc = asDocument(input);
+  refuseMovedSecrets('sources', readSources(doc).sources, p.sources);
+  const ed = SectionEditor.open(doc, 'Sources');
   const existing = childrenNamed(ed.section, 'Source');
   const last = lastMeaningful(
     p.sources,
@@ -122,7 +127,9 @@ export function editSources(input: Input, payload: TSourcesPayload): string {
  */
 export function editExternalLinks(input: Input, payload: TExternalLinksPayload): string {
   const p = validatePayload(ZExternalLinksPayload, payload);
-  const ed = SectionEditor.open(input, 'Liaisons_Externes');
+  const doc = asDocument(input);
+  refuseMovedSecrets('externalLinks', readExternalLinks(doc).Liaisons, p.Liaisons);
+  const ed = SectionEditor.open(doc, 'Liaisons_Externes');
   const s = ed.section;
   ed.setValue(s, 'Dossier_Import', p.Dossier_Import, ORDER.Liaisons_Externes);
   ed.setValue(s, 'Dossier_Export', p.Dossier_Export, ORDER.Liaisons_Externes);
@@ -241,7 +248,7 @@ export function editSyncData(input: Input, payload: TSyncDataPayload): string {
 // Complément
 
 /**
- * Complément: APIKey_Google, Drive/Type_Drive ('none' stored empty), Mail_Rapport switches and
+ * Complément: APIKey_Google (a secret: the placeholder keeps it), Drive/Type_Drive ('none' stored empty), Mail_Rapport switches and
  * address, ScriptComplementaire (stored with CRLF line ends, as the connector writes it). The
  * customer-area login (EspaceClient) stays.
  */
@@ -249,7 +256,7 @@ export function editComplement(input: Input, payload: TComplementPayload): strin
   const p = validatePayload(ZComplementPayload, payload);
   const ed = SectionEditor.open(input, 'Complement');
   const s = ed.section;
-  ed.setValue(s, 'APIKey_Google', p.googleApiKey, ORDER.Complement);
+  ed.setSecret(s, 'APIKey_Google', p.googleApiKey, SECRET_PLACEHOLDER, ORDER.Complement);
   const drive = p.driveType === 'none' ? '' : p.driveType;
   const driveEl = childNamed(s, 'Drive');
   const storedDrive = driveEl ? textOf(driveEl, 'Type_Drive').trim() : '';

@@ -222,7 +222,7 @@ export function readComplement(doc: ConfigDocument): TComplementView {
   const mail = ix.child(s, 'Mail_Rapport');
   const drive = textOf(ix, ix.child(s, 'Drive'), 'Type_Drive').trim();
   return {
-    googleApiKey: textOf(ix, s, 'APIKey_Google'),
+    googleApiKey: secretOf(ix, s, 'APIKey_Google'),
     driveType: drive === '' ? 'none' : drive,
     mailRapport: {
       envoyerRapport: flagOf(ix, mail, 'Envoyer_Rapport'),

@@ -7,6 +7,7 @@ export const ZDriveType = z.enum(['none', 'google', 'onedrive'], {
 });
 
 export const ZComplementView = z.object({
+  /** The geocoding API key is a secret: SECRET_PLACEHOLDER when one is stored, '' when none. */
   googleApiKey: z.string(),
   /** 'none' when nothing is stored; otherwise the stored value (normally 'google' or 'onedrive'). */
   driveType: z.string(),
@@ -25,6 +26,7 @@ export type TComplementView = z.infer<typeof ZComplementView>;
 
 /** POST /api/database/complement. The customer-area login (EspaceClient) is never part of it. */
 export const ZComplementPayload = z.object({
+  /** SECRET_PLACEHOLDER keeps the stored key. */
   googleApiKey: zConfigLine(500),
   driveType: z
     .union([ZDriveType, z.literal('')], { error: "Type de drive attendu : 'none', 'google' ou 'onedrive'" })
