@@ -14,19 +14,26 @@ import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
-import { CONNECTOR_API_PREFIX, connectorErrorBody } from './http/connector-api.ts';
+import { installCompression } from './http/compression.ts';
+import { BODY_LIMITS, installBodyLimits } from './http/body-limits.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installJsonBodyParser } from './http/json-body.ts';
+import { routerErrors, sendNotFound } from './http/not-found.ts';
 import { installRequestGuards } from './http/security.ts';
+import { installSessionGuard } from './http/session-guard.ts';
 import { loggerOptions } from './http/logging.ts';
 import { createAutomateAddressPolicy } from './network/automate-address.ts';
-import { hasBuiltSpa, serveSpa } from './static/spa.ts';
+import { hasBuiltSpa, isSpaPage, serveSpa } from './static/spa.ts';
 
 export interface AppDeps {
   db: Db;
   sessionSecret: string;
   publicIp?: string | undefined;
-  /** fastify trustProxy: X-Forwarded-Proto/-For/-Host are believed only from these proxies. */
-  trustProxy?: boolean | number | string;
+  /**
+   * fastify trustProxy: X-Forwarded-Proto/-For/-Host are believed only from these proxies (a hop
+   * count or their addresses; never `true`, which would believe any client).
+   */
+  trustProxy?: false | number | string;
   allowedOrigins?: readonly string[];
   /** Folder of the built SPA; not served when absent. */
   webDistDir?: string | null;
@@ -44,10 +51,8 @@ export interface AppDeps {
   outwardAddress?: () => Promise<string | null>;
 }
 
-const BODY_LIMIT = 60 * 1024 * 1024;
-
 // A number means "trust that many proxy hops" (proxy-addr's function form).
-const trustProxyOption = (value: boolean | number | string) =>
+const trustProxyOption = (value: false | number | string) =>
   typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -58,21 +63,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     trustProxy: trustProxyOption(deps.trustProxy ?? false),
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: BODY_LIMITS.default,
     // A path parameter longer than ids ever are reaches its route, which answers 404 (an unknown
-    // id), instead of the router's bare 414.
+    // id); past 2 048 characters, and for a bad percent-encoding, routerErrors answers the same.
     routerOptions: { maxParamLength: 2048 },
+    frameworkErrors: routerErrors,
   });
-  // Only JSON bodies: text/plain (a "simple" cross-site request) and forms never reach a route.
-  app.removeContentTypeParser('text/plain');
-  // A POST without body may still say application/json (logout from a generic client).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') return done(null, undefined);
-    return parseJson(request, text, done);
-  });
+  installJsonBodyParser(app);
 
   const ctx: AppContext = {
     db: deps.db,
@@ -89,7 +86,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorHandling(app);
   installRequestGuards(app, { allowedOrigins: deps.allowedOrigins ?? [] });
+  installSessionGuard(app);
+  installBodyLimits(app);
   await app.register(fastifyCookie);
+  await installCompression(app);
 
   authRoutes(app, ctx);
   userRoutes(app, ctx);
@@ -106,16 +106,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (spa) await serveSpa(app, spa);
 
   app.setNotFoundHandler(async (request, reply) => {
-    const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
-    if (spa && isPage && request.url !== '/api') {
+    if (spa && isSpaPage(request)) {
       void reply.header('Cache-Control', 'no-cache');
       return reply.sendFile('index.html');
     }
-    const message = `Ressource introuvable : ${request.method} ${request.url.split('?')[0]}`;
-    if (request.url.startsWith(CONNECTOR_API_PREFIX))
-      return reply.status(404).send(connectorErrorBody(404, message, 'not-found'));
-    return reply.status(404).send({ message, code: 'NOT_FOUND' });
+    return sendNotFound(request, reply);
   });
   return app;
 }

@@ -4,6 +4,7 @@ import { openDatabase } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
 import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
+import { versionRetention } from './domain/config-retention.ts';
 import { localServerUrl, startDemoAutomate, type DemoAutomate } from './demo/demo-automate.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 import { resolveSessionSecret } from './security/session-secret.ts';
@@ -14,6 +15,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
   const env = readEnv();
+  versionRetention(); // CONFIG_VERSIONS_KEEP / _MAX_AGE_DAYS: a wrong value stops the start here
   if (env.databaseUrl && !env.sessionSecret) {
     // Checked before opening anything: no half-started server.
     resolveSessionSecret({ configured: undefined, databaseUrl: env.databaseUrl, dataDir: env.dataDir });

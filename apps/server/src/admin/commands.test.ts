@@ -23,6 +23,10 @@ afterAll(async () => {
 });
 
 async function admin(...argv: string[]) {
+  return adminWithStdin('', ...argv);
+}
+
+async function adminWithStdin(stdin: string, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   // The command closes what it opens: hand it a view whose close() keeps the test database open.
@@ -30,9 +34,12 @@ async function admin(...argv: string[]) {
     openDb: async () => ({ ...db, close: async () => {} }),
     out: (l) => out.push(l),
     err: (l) => err.push(l),
+    readStdin: async () => stdin,
   });
   return { code, out, err: err.join('\n') };
 }
+
+const hashOf = async (syncId: string) => (await findInstallationBySyncId(db, syncId))?.clientIdHash ?? '';
 
 describe('admin command', () => {
   it('create-installation prints one JSON line with the connector token; only hashes are stored', async () => {
@@ -41,7 +48,7 @@ describe('admin command', () => {
       '--sync-id',
       'ADMIN001',
       '--client-id',
-      'secret-client',
+      'secret-client-0001',
       '--config',
       DEMO_CONFIG_FILE,
       '--premium',
@@ -62,8 +69,8 @@ describe('admin command', () => {
       options: '25;ADMIN001;A',
       software: '1;EBP GesCom Open Line;EBPGesComOL',
     });
-    expect(inst?.clientIdHash).not.toContain('secret-client');
-    expect(await verifyClientId('secret-client', inst?.clientIdHash ?? '')).toBe(true);
+    expect(inst?.clientIdHash).not.toContain('secret-client-0001');
+    expect(await verifyClientId('secret-client-0001', inst?.clientIdHash ?? '')).toBe(true);
     const [row] = await db.query<{ h: string }>(
       'SELECT connector_token_hash AS h FROM installations WHERE sync_id = $1',
       ['ADMIN001'],
@@ -79,24 +86,38 @@ describe('admin command', () => {
   });
 
   it('without --config stores a minimal <Connexion> document', async () => {
-    expect((await admin('create-installation', '--sync-id', 'MINI1', '--client-id', 'x')).code).toBe(0);
+    expect(
+      (await admin('create-installation', '--sync-id', 'MINI1', '--client-id', 'client-id-x-00001')).code,
+    ).toBe(0);
     const inst = await findInstallationBySyncId(db, 'MINI1');
     expect((await getConfiguration(db, inst?.id ?? '')).text).toBe(MINIMAL_CONFIGURATION);
     expect(inst?.premium).toBe(false);
   });
 
   it('refuses a duplicate sync id', async () => {
-    const res = await admin('create-installation', '--sync-id', 'ADMIN001', '--client-id', 'other');
+    const res = await admin(
+      'create-installation',
+      '--sync-id',
+      'ADMIN001',
+      '--client-id',
+      'other-client-0001',
+    );
     expect(res.code).not.toBe(0);
     expect(res.err).toContain("Une installation avec l'ID de synchronisation ADMIN001 existe déjà.");
   });
 
   it('refuses an invalid sync id', async () => {
-    const res = await admin('create-installation', '--sync-id', 'abc-1', '--client-id', 'x');
+    const res = await admin('create-installation', '--sync-id', 'abc-1', '--client-id', 'client-id-x-00001');
     expect(res.code).not.toBe(0);
     expect(res.err).toContain('majuscules et ne contenir que des lettres et des chiffres');
     expect(await findInstallationBySyncId(db, 'abc-1')).toBeNull();
-    const long = await admin('create-installation', '--sync-id', 'A'.repeat(65), '--client-id', 'x');
+    const long = await admin(
+      'create-installation',
+      '--sync-id',
+      'A'.repeat(65),
+      '--client-id',
+      'client-id-x-00001',
+    );
     expect(long.err).toContain('ne doit pas dépasser 64 caractères');
   });
 
@@ -106,7 +127,7 @@ describe('admin command', () => {
       '--sync-id',
       'NOFILE',
       '--client-id',
-      'x',
+      'client-id-x-00001',
       '--config',
       join(tmp, 'absent.xml'),
     );
@@ -119,7 +140,7 @@ describe('admin command', () => {
       '--sync-id',
       'NOXML',
       '--client-id',
-      'x',
+      'client-id-x-00001',
       '--config',
       notXml,
     );
@@ -129,9 +150,9 @@ describe('admin command', () => {
   });
 
   it('refuses missing arguments and unknown commands or options', async () => {
-    const noClient = await admin('create-installation', '--sync-id', 'X1');
-    expect(noClient.code).not.toBe(0);
-    expect(noClient.err).toContain('Argument obligatoire manquant : --client-id.');
+    const noSync = await admin('create-installation', '--client-id-file', '/nonexistent');
+    expect(noSync.code).toBe(2);
+    expect(noSync.err).toContain('Argument obligatoire manquant : --sync-id.');
     expect((await admin('frobnicate')).err).toContain('Commande inconnue : frobnicate.');
     expect((await admin()).err).toContain('Aucune commande indiquée.');
     expect((await admin('list', '--bogus')).err).toContain('Arguments invalides');
@@ -143,12 +164,14 @@ describe('admin command', () => {
       `INSERT INTO sessions (token_hash, installation_id, expires_at) VALUES ('h1', $1, now() + interval '1 day')`,
       [inst?.id],
     );
-    expect((await admin('set-client-id', '--sync-id', 'ADMIN001', '--client-id', 'new-secret')).code).toBe(0);
+    expect(
+      (await admin('set-client-id', '--sync-id', 'ADMIN001', '--client-id', 'new-secret-0000001')).code,
+    ).toBe(0);
     const after = await findInstallationBySyncId(db, 'ADMIN001');
-    expect(await verifyClientId('new-secret', after?.clientIdHash ?? '')).toBe(true);
-    expect(await verifyClientId('secret-client', after?.clientIdHash ?? '')).toBe(false);
+    expect(await verifyClientId('new-secret-0000001', after?.clientIdHash ?? '')).toBe(true);
+    expect(await verifyClientId('secret-client-0001', after?.clientIdHash ?? '')).toBe(false);
     expect(await db.query('SELECT * FROM sessions WHERE installation_id = $1', [inst?.id])).toEqual([]);
-    const unknown = await admin('set-client-id', '--sync-id', 'NOPE', '--client-id', 'x');
+    const unknown = await admin('set-client-id', '--sync-id', 'NOPE', '--client-id', 'client-id-x-00001');
     expect(unknown.code).not.toBe(0);
     expect(unknown.err).toContain("Aucune installation avec l'ID de synchronisation NOPE.");
   });
@@ -209,7 +232,7 @@ describe('admin command', () => {
       '--sync-id',
       'ROTATE01',
       '--client-id',
-      'secret-client',
+      'secret-client-0001',
     );
     const { connectorToken: old } = JSON.parse(created.out[0] ?? '') as { connectorToken: string };
     const res = await admin('rotate-connector-token', '--sync-id', 'ROTATE01');
@@ -241,6 +264,115 @@ describe('admin command', () => {
   });
 });
 
+describe('admin command: the client id', () => {
+  it('is generated when none is given, printed once in the JSON line, stored as a hash only', async () => {
+    const res = await admin('create-installation', '--sync-id', 'GEN00001');
+    expect(res.code, res.err).toBe(0);
+    const printed = JSON.parse(res.out[0] ?? '') as { clientId: string };
+    expect(printed.clientId).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(await verifyClientId(printed.clientId, await hashOf('GEN00001'))).toBe(true);
+    expect(res.err).toBe('');
+    const again = await admin('set-client-id', '--sync-id', 'GEN00001');
+    const next = JSON.parse(again.out[0] ?? '') as { clientId: string; clientIdChanged: boolean };
+    expect(next.clientIdChanged).toBe(true);
+    expect(next.clientId).not.toBe(printed.clientId);
+    expect(await verifyClientId(next.clientId, await hashOf('GEN00001'))).toBe(true);
+    expect(await verifyClientId(printed.clientId, await hashOf('GEN00001'))).toBe(false);
+  });
+
+  it('is read from the standard input (--client-id -) or a file (first line), without being printed', async () => {
+    const viaStdin = await adminWithStdin(
+      'stdin-client-id-0001\nignoré\n',
+      'create-installation',
+      '--sync-id',
+      'STDIN001',
+      '--client-id',
+      '-',
+    );
+    expect(viaStdin.code, viaStdin.err).toBe(0);
+    expect(viaStdin.err).toBe('');
+    expect(viaStdin.out.join('')).not.toContain('stdin-client-id-0001');
+    expect(await verifyClientId('stdin-client-id-0001', await hashOf('STDIN001'))).toBe(true);
+    const file = join(tmp, 'client-id.txt');
+    writeFileSync(file, 'file-client-id-00001\r\n', { mode: 0o600 });
+    const viaFile = await admin('set-client-id', '--sync-id', 'STDIN001', '--client-id-file', file);
+    expect(viaFile.code, viaFile.err).toBe(0);
+    expect(JSON.parse(viaFile.out[0] ?? '')).toEqual({ syncId: 'STDIN001', clientIdChanged: true });
+    expect(await verifyClientId('file-client-id-00001', await hashOf('STDIN001'))).toBe(true);
+  });
+
+  it('on the command line: accepted with a warning about the shell history', async () => {
+    const res = await admin(
+      'create-installation',
+      '--sync-id',
+      'ARGV0001',
+      '--client-id',
+      'argv-client-id-0001',
+    );
+    expect(res.code).toBe(0);
+    expect(res.err).toContain("reste dans l'historique du shell");
+    expect(await verifyClientId('argv-client-id-0001', await hashOf('ARGV0001'))).toBe(true);
+  });
+
+  it('shorter than 16 characters, with a control character, unreadable or given twice: refused, nothing written', async () => {
+    const file = join(tmp, 'short.txt');
+    writeFileSync(file, 'court\n');
+    const cases = [
+      [
+        await admin('create-installation', '--sync-id', 'WEAK0001', '--client-id', '123456789012345'),
+        /au moins 16 caractères \(15 reçu\(s\)\)/,
+      ],
+      [
+        await adminWithStdin('court\n', 'create-installation', '--sync-id', 'WEAK0001', '--client-id', '-'),
+        /au moins 16 caractères \(5 reçu\(s\)\)/,
+      ],
+      [
+        await adminWithStdin('', 'create-installation', '--sync-id', 'WEAK0001', '--client-id', '-'),
+        /au moins 16 caractères \(0 reçu\(s\)\)/,
+      ],
+      [
+        await admin('create-installation', '--sync-id', 'WEAK0001', '--client-id-file', file),
+        /au moins 16 caractères/,
+      ],
+      [
+        await admin('create-installation', '--sync-id', 'WEAK0001', '--client-id-file', join(tmp, 'absent')),
+        /Impossible de lire le fichier de l'ID Client .* : fichier introuvable\./,
+      ],
+      [
+        await admin(
+          'create-installation',
+          '--sync-id',
+          'WEAK0001',
+          '--client-id',
+          'tab\there-client-id-0001',
+        ),
+        /aucun caractère de contrôle/,
+      ],
+      [
+        await admin(
+          'create-installation',
+          '--sync-id',
+          'WEAK0001',
+          '--client-id',
+          'x'.repeat(16),
+          '--client-id-file',
+          file,
+        ),
+        /pas les deux/,
+      ],
+    ] as const;
+    for (const [res, message] of cases) {
+      expect(res.code).toBe(2);
+      expect(res.err).toMatch(message);
+      expect(res.out).toEqual([]);
+    }
+    expect(await findInstallationBySyncId(db, 'WEAK0001')).toBeNull();
+    const before = await hashOf('ARGV0001');
+    expect((await admin('set-client-id', '--sync-id', 'ARGV0001', '--client-id', 'court')).code).toBe(2);
+    expect(await hashOf('ARGV0001')).toBe(before);
+  });
+});
+
 describe('admin command as a process', () => {
   it('runs through tsx with DATA_DIR and exits non-zero with a French error', () => {
     const dataDir = join(tmp, 'data');
@@ -250,11 +382,34 @@ describe('admin command as a process', () => {
         encoding: 'utf8',
         timeout: 60_000,
       });
-    const created = run('create-installation', '--sync-id', 'PROC1', '--client-id', 'abc');
+    const created = run('create-installation', '--sync-id', 'PROC1', '--client-id', 'abc-client-id-0001');
     expect(created.status).toBe(0);
     expect(JSON.parse(created.stdout.trim())).toMatchObject({ syncId: 'PROC1' });
-    const dup = run('create-installation', '--sync-id', 'PROC1', '--client-id', 'abc');
+    const dup = run('create-installation', '--sync-id', 'PROC1', '--client-id', 'abc-client-id-0001');
     expect(dup.status).toBe(1);
     expect(dup.stderr).toContain('existe déjà');
+    // --client-id -: the first line of the piped standard input.
+    const piped = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(SERVER_ROOT, 'src/admin/cli.ts'),
+        'set-client-id',
+        '--sync-id',
+        'PROC1',
+        '--client-id',
+        '-',
+      ],
+      {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+        input: 'piped-client-id-0001\n',
+      },
+    );
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(piped.stdout).not.toContain('piped-client-id-0001');
+    expect(JSON.parse(piped.stdout.trim())).toEqual({ syncId: 'PROC1', clientIdChanged: true });
   });
 });

@@ -13,6 +13,7 @@ import {
   suspendInstallation,
 } from '../domain/installation-admin.ts';
 import { listInstallations } from '../domain/installations.ts';
+import { ClientIdError, clientIdFrom } from './client-id-input.ts';
 import { seedHistory } from './seed-history.ts';
 
 export interface AdminIo {
@@ -20,12 +21,17 @@ export interface AdminIo {
   openDb: () => Promise<Db>;
   out: (line: string) => void;
   err: (line: string) => void;
+  /** The standard input's text, for `--client-id -`. */
+  readStdin?: () => Promise<string>;
 }
 
 export const ADMIN_USAGE = `Usage :
-  npm run admin -- create-installation --sync-id ID --client-id SECRET [--config FICHIER.xml]
+  npm run admin -- create-installation --sync-id ID [ID CLIENT] [--config FICHIER.xml]
                    [--premium] [--options "25;ID;A"] [--software "1;Nom ERP;CODE|..."]
-  npm run admin -- set-client-id --sync-id ID --client-id SECRET
+  npm run admin -- set-client-id --sync-id ID [ID CLIENT]
+    ID CLIENT (au moins 16 caractères) : --client-id-file FICHIER (première ligne),
+    ou --client-id - (lu sur l'entrée standard) ; sans eux, un ID Client est généré et affiché
+    une fois. --client-id VALEUR est accepté mais reste dans l'historique du shell.
   npm run admin -- rotate-connector-token --sync-id ID
   npm run admin -- suspend --sync-id ID
   npm run admin -- resume --sync-id ID
@@ -38,6 +44,7 @@ class UsageError extends Error {}
 const OPTIONS = {
   'sync-id': { type: 'string' },
   'client-id': { type: 'string' },
+  'client-id-file': { type: 'string' },
   config: { type: 'string' },
   premium: { type: 'boolean' },
   options: { type: 'string' },
@@ -94,6 +101,22 @@ function readConfigFile(path: string): string {
   return text;
 }
 
+/** The client id of the command (client-id-input.ts); its errors are usage errors. */
+async function clientIdOf(values: Record<string, unknown>, io: AdminIo) {
+  const option = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  try {
+    return await clientIdFrom({
+      inline: option('client-id'),
+      file: option('client-id-file'),
+      readStdin: io.readStdin ?? (async () => ''),
+      warn: io.err,
+    });
+  } catch (err) {
+    if (err instanceof ClientIdError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 /** Opens the database once the arguments are valid, runs `work` and closes it whatever happens. */
 async function withDb(io: AdminIo, work: (db: Db) => Promise<unknown>): Promise<void> {
   const db = await io.openDb();
@@ -118,7 +141,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     switch (command) {
       case 'create-installation': {
         const syncId = required(values, 'sync-id');
-        const clientId = required(values, 'client-id');
+        const { clientId, generated } = await clientIdOf(values, io);
         const configText = typeof values.config === 'string' ? readConfigFile(values.config) : undefined;
         await withDb(io, async (db) => {
           const { installation, connectorToken } = await createInstallation(db, {
@@ -129,15 +152,21 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
             options: typeof values.options === 'string' ? values.options : '',
             software: typeof values.software === 'string' ? values.software : '',
           });
-          io.out(JSON.stringify({ syncId: installation.syncId, connectorToken }));
+          io.out(
+            JSON.stringify({
+              syncId: installation.syncId,
+              connectorToken,
+              ...(generated ? { clientId } : {}),
+            }),
+          );
         });
         return 0;
       }
       case 'set-client-id': {
         const syncId = required(values, 'sync-id');
-        const clientId = required(values, 'client-id');
+        const { clientId, generated } = await clientIdOf(values, io);
         await withDb(io, (db) => setClientId(db, syncId, clientId));
-        io.out(JSON.stringify({ syncId, clientIdChanged: true }));
+        io.out(JSON.stringify({ syncId, clientIdChanged: true, ...(generated ? { clientId } : {}) }));
         return 0;
       }
       case 'rotate-connector-token': {

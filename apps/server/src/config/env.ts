@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /** Everything the server and the admin command read from the environment (docs/server.md). */
@@ -11,8 +12,8 @@ export interface ServerEnv {
   logLevel: string;
   /** Create the demo installation on PostgreSQL too (it always is on a fresh embedded database). */
   demo: boolean;
-  /** fastify `trustProxy`: honour X-Forwarded-* from these proxies (true, a hop count or addresses). */
-  trustProxy: boolean | number | string;
+  /** fastify `trustProxy`: honour X-Forwarded-* from these proxies (a hop count or addresses). */
+  trustProxy: false | number | string;
   /** Extra origins allowed to send mutating requests (a dev server on another port). */
   allowedOrigins: string[];
   /** Networks the automate may register at and receive orders on (CIDR list; default policy when unset). */
@@ -23,12 +24,41 @@ export interface ServerEnv {
 
 const nonEmpty = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
 
-function parseTrustProxy(v: string | undefined): boolean | number | string {
+const TRUST_PROXY_WORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_WORDS.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: off, a hop count (the proxies in front of the server), or the proxies' addresses
+ * and networks. `true` (believe every X-Forwarded-For, written by anyone) is refused.
+ */
+export function parseTrustProxy(v: string | undefined): false | number | string {
   const value = nonEmpty(v);
   if (!value || value === 'false' || value === '0') return false;
-  if (value === 'true') return true;
+  if (value.toLowerCase() === 'true') {
+    throw new Error(
+      'TRUST_PROXY=true refusé : tout client pourrait alors choisir son adresse (X-Forwarded-For). ' +
+        'Indiquez le nombre de proxys devant le serveur (ex. 1) ou leurs adresses (ex. 10.0.0.5,10.1.0.0/16). ' +
+        '(TRUST_PROXY=true is refused: give the number of proxies or their addresses.)',
+    );
+  }
   if (/^\d+$/.test(value)) return Number(value);
-  return value;
+  const entries = value.split(',').map((e) => e.trim());
+  const wrong = entries.filter((e) => !isProxyEntry(e));
+  if (wrong.length > 0) {
+    throw new Error(
+      `TRUST_PROXY invalide : ${wrong.map((e) => (e === '' ? 'entrée vide' : `« ${e} »`)).join(', ')} (attendu : un nombre de proxys, ` +
+        'ou des adresses IP ou réseaux CIDR séparés par des virgules, ou loopback, linklocal, uniquelocal).',
+    );
+  }
+  return entries.join(',');
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {

@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../http/errors.ts';
+import { ensurePrivateDir } from '../security/data-dir.ts';
 
 export const LOCK_FILE_NAME = 'synchro.lock';
 
@@ -40,7 +41,7 @@ function readLock(path: string): LockContent | null {
  * The lock file holds the owner's PID; a lock whose process is gone is taken over.
  */
 export function acquireDataDirLock(dataDir: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir, (line) => process.stderr.write(`${line}\n`));
   const path = join(dataDir, LOCK_FILE_NAME);
   const content: LockContent = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt += 1) {

@@ -28,3 +28,24 @@ export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<voi
     ],
   );
 }
+
+/** The newest audit row of an installation among `actions`, or null. */
+export async function lastAuditOf(
+  db: Queryable,
+  installationId: string,
+  actions: readonly string[],
+): Promise<Pick<AuditEntry, 'actor' | 'action' | 'details'> | null> {
+  const [row] = await db.query<{ actor: AuditEntry['actor']; action: string; details: unknown }>(
+    `SELECT actor, action, details FROM audit_log
+     WHERE installation_id = $1 AND action = ANY($2::text[])
+     ORDER BY id DESC LIMIT 1`,
+    [installationId, [...actions]],
+  );
+  if (!row) return null;
+  const details = typeof row.details === 'string' ? (JSON.parse(row.details) as unknown) : row.details;
+  return {
+    actor: row.actor,
+    action: row.action,
+    ...(details && typeof details === 'object' ? { details: details as Record<string, unknown> } : {}),
+  };
+}

@@ -3,6 +3,7 @@ import { ConfigXmlError, parseConfig, type ConfigDocument } from '@synchro/confi
 import { exactText, storedText } from '../db/text-column.ts';
 import type { Queryable } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
+import { pruneVersions, versionRetention, type VersionRetention } from './config-retention.ts';
 
 /**
  * The stored ConfigConnecteur of each installation: the current text and its version
@@ -149,8 +150,8 @@ async function ensureInHistory(
 
 /**
  * Writes `text` as the version after `current` (compare-and-swap: 409 when the stored version
- * moved) and appends it to the history. `current` comes from lockConfiguration in the same
- * transaction.
+ * moved) and appends it to the history, then drops the versions the retention no longer keeps
+ * (config-retention.ts). `current` comes from lockConfiguration in the same transaction.
  */
 export async function writeNewVersion(
   tx: Queryable,
@@ -159,6 +160,7 @@ export async function writeNewVersion(
   text: string,
   author: Exclude<ConfigurationAuthor, 'admin'>,
   section: string | null,
+  retention: VersionRetention = versionRetention(),
 ): Promise<number> {
   await ensureInHistory(tx, installationId, current);
   const next = current.version + 1;
@@ -173,5 +175,6 @@ export async function writeNewVersion(
      VALUES ($1, $2, $3, $4, $5)`,
     [installationId, next, text, author, section],
   );
+  await pruneVersions(tx, installationId, next, retention);
   return next;
 }

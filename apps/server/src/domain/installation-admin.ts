@@ -107,7 +107,12 @@ async function updateInstallation(
 }
 
 /** Replaces the client id; every open session of the installation ends. */
-export async function setClientId(db: Db, syncId: string, clientId: string): Promise<void> {
+export async function setClientId(
+  db: Db,
+  syncId: string,
+  clientId: string,
+  by: { actor: 'admin' | 'system'; reason?: string } = { actor: 'admin' },
+): Promise<void> {
   if (!clientId) throw new AppError(400, "L'ID Client est obligatoire.", 'INVALID_CLIENT_ID');
   const clientIdHash = await hashClientId(clientId);
   await updateInstallation(db, syncId, {
@@ -115,6 +120,8 @@ export async function setClientId(db: Db, syncId: string, clientId: string): Pro
     params: [clientIdHash],
     endSessions: true,
     action: 'installation.set-client-id',
+    actor: by.actor,
+    ...(by.reason ? { details: { reason: by.reason } } : {}),
   });
 }
 
@@ -141,20 +148,32 @@ export async function rotateConnectorToken(
 }
 
 /** Suspends an installation: it can no longer sign in and its sessions end. */
-export async function suspendInstallation(db: Db, syncId: string): Promise<void> {
+export async function suspendInstallation(
+  db: Db,
+  syncId: string,
+  by: { actor: 'admin' | 'system'; reason?: string } = { actor: 'admin' },
+): Promise<void> {
   await updateInstallation(db, syncId, {
     set: 'suspended = true',
     endSessions: true,
     action: 'installation.suspend',
+    actor: by.actor,
+    ...(by.reason ? { details: { reason: by.reason } } : {}),
   });
 }
 
 /** Lets a suspended installation sign in again. */
-export async function resumeInstallation(db: Db, syncId: string): Promise<void> {
+export async function resumeInstallation(
+  db: Db,
+  syncId: string,
+  by: { actor: 'admin' | 'system'; reason?: string } = { actor: 'admin' },
+): Promise<void> {
   await updateInstallation(db, syncId, {
     set: 'suspended = false',
     endSessions: false,
     action: 'installation.resume',
+    actor: by.actor,
+    ...(by.reason ? { details: { reason: by.reason } } : {}),
   });
 }
 

@@ -1,9 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { connectorErrorBody, formatBytes, isConnectorRequest } from './connector-api.ts';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_CODE,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+} from '../db/unavailable.ts';
 import { AppError } from './errors.ts';
+import { declaresBody } from './security.ts';
 
 // French messages for the errors fastify itself raises before a route runs.
-const FASTIFY_MESSAGES: Record<string, { status: number; message: string }> = {
+const FASTIFY_MESSAGES: Record<string, { status: number; message: string; code?: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     message:
@@ -11,7 +18,11 @@ const FASTIFY_MESSAGES: Record<string, { status: number; message: string }> = {
   },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'Le corps JSON de la requête est vide.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: "Le corps de la requête n'est pas un JSON valide." },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Le corps de la requête est trop volumineux.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    message: 'Le corps de la requête est trop volumineux.',
+    code: 'BODY_TOO_LARGE',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'En-tête Content-Length invalide.' },
 };
 
@@ -26,15 +37,20 @@ function sendError(
   message: string,
   code?: string,
 ): FastifyReply {
+  // Refused before its body was read (no session, too large, wrong type): the connection is
+  // closed after the answer instead of reading (and discarding) the rest of the body.
+  if (declaresBody(request) && !request.raw.readableEnded) void reply.header('Connection', 'close');
   if (isConnectorRequest(request))
     return reply.status(status).send(connectorErrorBody(status, message, code));
   return reply.status(status).send(code ? { message, code } : { message });
 }
 
-/** The 413 message: on a connector route it gives that route's limit. */
+/** The 413 message, with the route's limit; on a connector route, what to do about it. */
 function bodyTooLargeMessage(request: FastifyRequest, fallback: string): string {
   const limit = request.routeOptions.bodyLimit;
-  if (!isConnectorRequest(request) || !limit) return fallback;
+  if (!limit) return fallback;
+  if (!isConnectorRequest(request))
+    return `Le corps de la requête dépasse la limite de ${formatBytes(limit)} de cette route.`;
   return `Le corps de la requête dépasse la limite de ${formatBytes(limit)} de cette route : envoyez moins d’éléments par requête.`;
 }
 
@@ -51,7 +67,12 @@ export function installErrorHandling(app: FastifyInstance): void {
         error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
           ? bodyTooLargeMessage(request, known.message)
           : known.message;
-      return sendError(request, reply, known.status, message, error.code);
+      return sendError(request, reply, known.status, message, known.code ?? error.code);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'base de données indisponible');
+      void reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendError(request, reply, 503, DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_CODE);
     }
     if (error.code === 'FST_ERR_BAD_STATUS_CODE' || !error.statusCode || error.statusCode >= 500) {
       request.log.error({ err: error }, 'erreur serveur');

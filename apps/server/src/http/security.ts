@@ -60,22 +60,31 @@ function assertSameOrigin(request: FastifyRequest, allowed: ReadonlySet<string>)
   }
 }
 
+/** True when the request says a body follows (a length above 0, or a chunked body). */
+export const declaresBody = (request: FastifyRequest): boolean =>
+  Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+
+/** True when the request reached the server over HTTPS (directly, or said so by a trusted proxy). */
+export const overHttps = (request: FastifyRequest): boolean => request.protocol === 'https';
+
+const HSTS = 'max-age=31536000';
+
 /**
- * Cross-site request forgery defence: mutating API requests must come from the console's own
- * origin and carry JSON (an HTML form cannot send application/json).
+ * Cross-site request forgery defence: every mutating request, whatever its path (the router
+ * decodes `%61pi` into `api` and a raw-URL test would let it through), must come from the
+ * console's own origin and carry JSON (an HTML form cannot send application/json). The connector
+ * API (bearer token, its route's `connectorApi` flag) skips the origin check only.
  */
 export function installRequestGuards(app: FastifyInstance, options: SecurityOptions): void {
   const allowed = new Set(
     options.allowedOrigins.map((o) => originOf(o)).filter((o): o is string => o !== null),
   );
   app.addHook('onRequest', async (request) => {
-    if (!MUTATING.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!MUTATING.has(request.method)) return;
     // The connector API authenticates with a bearer token, never a cookie: no browser, no origin.
     if (!isConnectorRequest(request)) assertSameOrigin(request, allowed);
     const contentType = request.headers['content-type'];
-    const hasBody =
-      Number(request.headers['content-length'] ?? 0) > 0 ||
-      request.headers['transfer-encoding'] !== undefined;
+    const hasBody = declaresBody(request);
     const isJson = typeof contentType === 'string' && /^application\/json\s*(;|$)/i.test(contentType);
     if ((contentType !== undefined || hasBody) && !isJson) {
       throw new AppError(
@@ -91,6 +100,11 @@ export function installRequestGuards(app: FastifyInstance, options: SecurityOpti
     void reply.header('X-Frame-Options', 'DENY');
     void reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     void reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-    if (request.url.startsWith('/api/')) void reply.header('Cache-Control', 'no-store');
+    if (overHttps(request)) void reply.header('Strict-Transport-Security', HSTS);
+    // Decided on the route matched, not the raw URL: an API route is never stored whatever the
+    // encoding of its path; any other answer that does not say how to cache it (an error, a 404)
+    // is not stored either. Only the SPA's files set their own policy.
+    const apiRoute = request.routeOptions.url?.startsWith('/api/') === true;
+    if (apiRoute || !reply.hasHeader('cache-control')) void reply.header('Cache-Control', 'no-store');
   });
 }

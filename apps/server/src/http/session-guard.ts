@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { accessRefusal, type Installation } from '../domain/installations.ts';
 import { deleteInstallationSessions, findLiveSession } from '../domain/sessions.ts';
@@ -13,9 +13,15 @@ interface SignedIn {
 
 const signedIn = new WeakMap<FastifyRequest, SignedIn>();
 
-/** preHandler of every protected route: a live session of an installation still allowed in. */
+const sessionChecks = new WeakSet<object>();
+
+/**
+ * The session check of every protected route: a live session of an installation still allowed
+ * in. Routes list it as a `preHandler`; `installSessionGuard` runs it at `onRequest` instead, so
+ * that an anonymous request is refused before its body is read or parsed.
+ */
 export function requireSession(ctx: AppContext) {
-  return async (request: FastifyRequest): Promise<void> => {
+  const check = async (request: FastifyRequest): Promise<void> => {
     const token = readSessionToken(request);
     if (!token) throw unauthorized();
     const now = ctx.now();
@@ -29,6 +35,26 @@ export function requireSession(ctx: AppContext) {
     }
     signedIn.set(request, { installation, configVersion });
   };
+  sessionChecks.add(check);
+  return check;
+}
+
+const asList = <T>(hooks: T | T[] | undefined): T[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+
+/**
+ * Moves the session check of every route registered afterwards from `preHandler` (after the body
+ * is parsed and validated) to `onRequest` (before any byte of the body is read): fastify reads
+ * the body between the two.
+ */
+export function installSessionGuard(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const preHandlers = asList(route.preHandler);
+    const checks = preHandlers.filter((hook) => sessionChecks.has(hook));
+    if (checks.length === 0) return;
+    route.preHandler = preHandlers.filter((hook) => !sessionChecks.has(hook));
+    route.onRequest = [...(checks as unknown as onRequestHookHandler[]), ...asList(route.onRequest)];
+  });
 }
 
 /** The installation of the signed-in user of a request that passed requireSession. */

@@ -60,17 +60,56 @@ describe('POST /api/login', () => {
     expect((await login(app, 'auth-001')).statusCode).toBe(400);
   });
 
-  it('sets Secure when the request came over HTTPS through the trusted proxy', async () => {
-    const proxied = await testApp(db, { trustProxy: true });
+  it('over HTTPS (trusted proxy): a Secure __Host- cookie, read back only under that name, and HSTS', async () => {
+    const proxied = await testApp(db, { trustProxy: 1 });
+    const https = { 'x-forwarded-proto': 'https' };
     try {
-      const res = await login(proxied, 'AUTH001', 'client-secret', { 'x-forwarded-proto': 'https' });
-      expect(res.cookies.find((c) => c.name === 'synchro_session')?.secure).toBe(true);
+      const res = await login(proxied, 'AUTH001', 'client-secret', https);
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+      expect(res.cookies.map((c) => c.name)).toEqual(['__Host-synchro_session']);
+      const cookie = res.cookies[0];
+      expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(cookie?.domain).toBeUndefined();
+      const token = cookie?.value ?? '';
+      const user = (headers: Record<string, string>) =>
+        proxied.inject({ url: '/api/user', headers: { ...https, ...headers } });
+      const ok = await user({ cookie: `__Host-synchro_session=${token}` });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers['strict-transport-security']).toBe('max-age=31536000');
+      // The plain name (which anyone on plain HTTP could set) is not read over HTTPS…
+      expect((await user({ cookie: `synchro_session=${token}` })).statusCode).toBe(401);
+      // …nor the __Host- one over HTTP.
+      const overHttp = await proxied.inject({
+        url: '/api/user',
+        headers: { cookie: `__Host-synchro_session=${token}` },
+      });
+      expect(overHttp.statusCode).toBe(401);
+      expect(overHttp.headers['strict-transport-security']).toBeUndefined();
+      // Logout clears the __Host- cookie with the attributes it was set with.
+      const out = await proxied.inject({
+        method: 'POST',
+        url: '/api/logout',
+        headers: { ...https, cookie: `__Host-synchro_session=${token}` },
+      });
+      expect(out.cookies).toMatchObject([
+        { name: '__Host-synchro_session', value: '', secure: true, path: '/' },
+      ]);
+      expect((await user({ cookie: `__Host-synchro_session=${token}` })).statusCode).toBe(401);
     } finally {
       await proxied.close();
     }
-    // Without the trust setting, the header is not believed.
+  });
+
+  it('over plain HTTP: the plain synchro_session cookie, not Secure, no HSTS', async () => {
+    const res = await login(app, 'AUTH001');
+    expect(res.cookies.map((c) => c.name)).toEqual(['synchro_session']);
+    expect(res.cookies[0]?.secure).toBeFalsy();
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+    // Without the trust setting, X-Forwarded-Proto is not believed.
     const direct = await login(app, 'AUTH001', 'client-secret', { 'x-forwarded-proto': 'https' });
-    expect(direct.cookies.find((c) => c.name === 'synchro_session')?.secure).toBeFalsy();
+    expect(direct.cookies.map((c) => c.name)).toEqual(['synchro_session']);
+    expect(direct.cookies[0]?.secure).toBeFalsy();
+    expect(direct.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('gives the same 401 message for an unknown sync id and a wrong client id', async () => {

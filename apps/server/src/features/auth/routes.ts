@@ -2,12 +2,16 @@ import { ZLoginRequest, type TUser } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { buildUser } from '../../domain/current-user.ts';
+import { BODY_LIMITS } from '../../http/body-limits.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '../../http/session-cookie.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { login, logout } from './service.ts';
 
+// Anonymous routes: nothing bigger than a sign-in form is ever read.
+const anonymous = { bodyLimit: BODY_LIMITS.anonymous };
+
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/login', async (request, reply): Promise<TUser> => {
+  app.post('/api/login', anonymous, async (request, reply): Promise<TUser> => {
     const credentials = parseOr400(ZLoginRequest, request.body);
     const { installation, token } = await login(ctx.db, {
       credentials,
@@ -21,7 +25,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   // Public on purpose: ending a session that is already gone still succeeds.
-  app.post('/api/logout', async (request, reply) => {
+  app.post('/api/logout', anonymous, async (request, reply) => {
     const token = readSessionToken(request);
     if (token)
       await logout(ctx.db, { token, secret: ctx.sessionSecret, now: ctx.now(), address: request.ip });

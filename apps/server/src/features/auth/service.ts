@@ -10,7 +10,7 @@ import {
   deleteSession,
   findLiveSession,
 } from '../../domain/sessions.ts';
-import { assertNotThrottled, recordFailure, throttleKeys } from './throttle.ts';
+import { countAttempt, forgetOldCounters, throttleKeys, uncount } from './throttle.ts';
 
 export const BAD_CREDENTIALS_MESSAGE = 'Identifiants incorrects';
 
@@ -29,14 +29,31 @@ export async function login(
   input: LoginInput,
 ): Promise<{ installation: Installation; token: string }> {
   const { credentials, address, now } = input;
-  const keys = throttleKeys(credentials.username, address);
-  await assertNotThrottled(db, keys, now);
+  // Counted before the check, so that parallel guesses see each other (429 past the limits);
+  // only a wrong client id (401) stays counted.
+  const counted = await countAttempt(db, throttleKeys(credentials.username, address), now);
+  let signedIn: { installation: Installation; token: string };
+  try {
+    signedIn = await checkAndSignIn(db, input);
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'BAD_CREDENTIALS')) await uncount(db, counted);
+    throw err;
+  }
+  await uncount(db, counted);
+  return signedIn;
+}
 
+/** The client id check, the installation's state, and the new session. */
+async function checkAndSignIn(
+  db: Db,
+  input: LoginInput,
+): Promise<{ installation: Installation; token: string }> {
+  const { credentials, address, now } = input;
   const installation = await findInstallationBySyncId(db, credentials.username);
   const hash = installation?.clientIdHash ?? (await decoyClientIdHash());
   const valid = (await verifyClientId(credentials.password, hash)) && installation !== null;
   if (!valid || !installation) {
-    await recordFailure(db, keys, now);
+    await forgetOldCounters(db, now);
     await recordAudit(db, {
       installationId: installation?.id ?? null,
       syncId: credentials.username,

@@ -1,21 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, login, testApp } from '../../../test/helpers/app.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
+import { openTestDb, openTestDbPair, usingPostgres } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
-import { FAILURE_WINDOW_MS } from './throttle.ts';
+import { addressKey, FAILURE_WINDOW_MS, SYNC_SPACING_MS, throttleKeys } from './throttle.ts';
 
 let db: Db;
 let app: FastifyInstance;
 let clock = new Date('2026-02-01T09:00:00Z');
+/**
+ * One trusted proxy (the test client, 127.0.0.1): the client address is the last one of
+ * X-Forwarded-For, what that proxy appended; whatever a client wrote before it is not believed.
+ */
 const from = (address: string) => ({ 'x-forwarded-for': address });
 
 beforeAll(async () => {
   db = await openTestDb();
-  // trustProxy so that X-Forwarded-For sets the client address of each attempt.
-  app = await testApp(db, { now: () => clock, trustProxy: true });
-  await addInstallation(db, { syncId: 'THRO001' });
-  await addInstallation(db, { syncId: 'THRO002' });
+  app = await testApp(db, { now: () => clock, trustProxy: 1 });
+  for (const syncId of ['THRO001', 'THRO002', 'THRO003', 'THRO004', 'THRO005', 'THRO006', 'THRO007'])
+    await addInstallation(db, { syncId });
 });
 afterAll(async () => {
   await app.close();
@@ -25,16 +28,43 @@ afterAll(async () => {
 const advance = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
+/** A new window for every test: nothing counted before it matters. */
+const nextWindow = () => advance(2 * FAILURE_WINDOW_MS);
+const statuses = (responses: { statusCode: number }[]) => responses.map((r) => r.statusCode);
+const countOf = (list: number[], status: number) => list.filter((s) => s === status).length;
+
+describe('addressKey', () => {
+  it.each([
+    ['192.0.2.7', '192.0.2.7'],
+    ['::ffff:192.0.2.7', '192.0.2.7'],
+    ['::FFFF:c000:0207', '192.0.2.7'],
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002::1', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8::/64'],
+    ['::1', '::/64'],
+    ['not an address', 'not an address'],
+  ])('%s → %s', (address, key) => {
+    expect(addressKey(address)).toBe(key);
+  });
+
+  it('keys the pair and the address by the /64', () => {
+    expect(throttleKeys('ABC', '2001:db8:1:2::99')).toEqual({
+      pair: 'pair:ABC@2001:db8:1:2::/64',
+      address: 'addr:2001:db8:1:2::/64',
+      syncId: 'sync:ABC',
+    });
+  });
+});
 
 describe('login throttling', () => {
-  it('per sync id: the 6th attempt within 15 minutes gets 429 with Retry-After, even with the right client id', async () => {
+  it('sync id + address: the 6th attempt gets 429 with Retry-After, even with the right client id', async () => {
+    nextWindow();
     for (let i = 0; i < 5; i += 1) {
       advance(1000);
-      // A different address each time: only the sync id counter fills.
-      expect((await login(app, 'THRO001', 'wrong', from(`10.0.0.${i + 1}`))).statusCode).toBe(401);
+      expect((await login(app, 'THRO001', 'wrong', from('10.0.0.1'))).statusCode).toBe(401);
     }
     advance(1000);
-    const blocked = await login(app, 'THRO001', 'client-secret', from('10.0.0.99'));
+    const blocked = await login(app, 'THRO001', 'client-secret', from('10.0.0.1'));
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json<{ message: string }>().message).toBe(
       'Trop de tentatives de connexion échouées. Réessayez dans 15 minutes.',
@@ -46,15 +76,78 @@ describe('login throttling', () => {
     expect((await login(app, 'THRO002', 'client-secret', from('10.0.1.1'))).statusCode).toBe(200);
   });
 
-  it('lets the sync id in again once the oldest failure leaves the window', async () => {
-    advance(FAILURE_WINDOW_MS - 5000);
-    expect((await login(app, 'THRO001', 'client-secret', from('10.0.2.1'))).statusCode).toBe(200);
+  it('the owner at another address is slowed at most 30 s, not locked out, while the attacker stays locked', async () => {
+    // Continues the previous test: THRO001 has 5 failures from 10.0.0.1.
+    const first = await login(app, 'THRO001', 'client-secret', from('10.0.0.200'));
+    expect(first.statusCode).toBe(429);
+    expect(first.json<{ message: string }>().message).toMatch(
+      /^Trop de tentatives de connexion échouées\. Réessayez dans \d+ secondes?\.$/,
+    );
+    expect(Number(first.headers['retry-after'])).toBeLessThanOrEqual(SYNC_SPACING_MS / 1000);
+    advance(Number(first.headers['retry-after']) * 1000);
+    expect((await login(app, 'THRO001', 'client-secret', from('10.0.0.200'))).statusCode).toBe(200);
+    expect((await login(app, 'THRO001', 'client-secret', from('10.0.0.1'))).statusCode).toBe(429);
   });
 
-  it('per address: 5 failures on any sync ids block that address, not the others', async () => {
-    advance(FAILURE_WINDOW_MS * 2);
-    for (const id of ['GUESS1', 'GUESS2', 'GUESS3', 'GUESS4', 'GUESS5']) {
-      expect((await login(app, id, 'x', from('192.0.2.7'))).statusCode).toBe(401);
+  it('lets the pair in again once its window is over', async () => {
+    advance(FAILURE_WINDOW_MS);
+    expect((await login(app, 'THRO001', 'client-secret', from('10.0.0.1'))).statusCode).toBe(200);
+  });
+
+  it('many addresses hammering one sync id: 5 guesses at once, then one every 30 s', async () => {
+    nextWindow();
+    const burst = statuses(
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => login(app, 'THRO003', 'wrong', from(`198.18.0.${i + 1}`))),
+      ),
+    );
+    expect(countOf(burst, 401)).toBe(5);
+    expect(countOf(burst, 429)).toBe(15);
+    advance(SYNC_SPACING_MS);
+    expect((await login(app, 'THRO003', 'wrong', from('198.18.1.1'))).statusCode).toBe(401);
+    const slowed = await login(app, 'THRO003', 'wrong', from('198.18.1.2'));
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json<{ message: string }>().message).toBe(
+      'Trop de tentatives de connexion échouées. Réessayez dans 30 secondes.',
+    );
+    expect(slowed.headers['retry-after']).toBe('30');
+    // The refused attempts were taken back off: the sync id counts 6 guesses, not 22.
+    const [row] = await db.query<{ attempts: number }>(
+      `SELECT attempts FROM login_throttle WHERE key = 'sync:THRO003'`,
+    );
+    expect(row?.attempts).toBe(6);
+  });
+
+  it('20 parallel wrong guesses from one address count 20: 5 get 401, 15 get 429', async () => {
+    nextWindow();
+    const results = statuses(
+      await Promise.all(Array.from({ length: 20 }, () => login(app, 'THRO004', 'wrong', from('192.0.2.40')))),
+    );
+    expect(countOf(results, 401)).toBe(5);
+    expect(countOf(results, 429)).toBe(15);
+  });
+
+  it('the right client id among parallel wrong ones: at most 5 checked, it is not counted when it gets in', async () => {
+    nextWindow();
+    const attempts = Array.from({ length: 12 }, (_, i) =>
+      login(app, 'THRO005', i === 3 ? 'client-secret' : 'wrong', from('192.0.2.50')),
+    );
+    const results = statuses(await Promise.all(attempts));
+    const checked = countOf(results, 401) + countOf(results, 200);
+    expect(countOf(results, 401)).toBeLessThanOrEqual(5);
+    expect(checked).toBeGreaterThanOrEqual(5);
+    expect(checked).toBeLessThanOrEqual(6);
+    expect(countOf(results, 429)).toBe(12 - checked);
+    const [row] = await db.query<{ attempts: number }>(
+      `SELECT attempts FROM login_throttle WHERE key = 'pair:THRO005@192.0.2.50'`,
+    );
+    expect(row?.attempts).toBe(countOf(results, 401));
+  });
+
+  it('per address: 10 failures on any sync ids block that address, not the others', async () => {
+    nextWindow();
+    for (let i = 0; i < 10; i += 1) {
+      expect((await login(app, `GUESS${i}`, 'x', from('192.0.2.7'))).statusCode).toBe(401);
     }
     const blocked = await login(app, 'THRO002', 'client-secret', from('192.0.2.7'));
     expect(blocked.statusCode).toBe(429);
@@ -62,21 +155,69 @@ describe('login throttling', () => {
     expect((await login(app, 'THRO002', 'client-secret', from('192.0.2.8'))).statusCode).toBe(200);
   });
 
-  it('successful logins do not count', async () => {
-    advance(FAILURE_WINDOW_MS * 2);
-    for (let i = 0; i < 8; i += 1) {
-      expect((await login(app, 'THRO002', 'client-secret', from('198.51.100.1'))).statusCode).toBe(200);
+  it('an address written by the client before the proxy’s does not escape the count', async () => {
+    nextWindow();
+    for (let i = 0; i < 10; i += 1) {
+      const forged = from(`203.0.113.${i}, 10.9.${i}.1, 198.51.100.60`);
+      expect((await login(app, `FORGE${i}`, 'x', forged)).statusCode).toBe(401);
     }
-    for (let i = 0; i < 4; i += 1) {
-      expect((await login(app, 'THRO002', 'bad', from('198.51.100.1'))).statusCode).toBe(401);
-    }
-    expect((await login(app, 'THRO002', 'client-secret', from('198.51.100.1'))).statusCode).toBe(200);
+    const blocked = await login(app, 'THRO002', 'client-secret', from('1.2.3.4, 198.51.100.60'));
+    expect(blocked.statusCode).toBe(429);
   });
 
-  it('keeps its counters in the database', async () => {
-    const [row] = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM login_attempts WHERE key = 'addr:198.51.100.1'`,
+  it('IPv6: every address of one /64 is one client; another /64 is not affected', async () => {
+    nextWindow();
+    for (let i = 1; i <= 10; i += 1) {
+      const address = `2001:db8:77:1:${i.toString(16)}:${((i * 7919) % 0x10000).toString(16)}::1`;
+      expect((await login(app, `SIX${i}`, 'x', from(address))).statusCode).toBe(401);
+    }
+    expect((await login(app, 'THRO002', 'client-secret', from('2001:db8:77:1::abcd'))).statusCode).toBe(429);
+    expect((await login(app, 'THRO002', 'client-secret', from('::ffff:192.0.2.99'))).statusCode).toBe(200);
+    expect((await login(app, 'THRO002', 'client-secret', from('2001:db8:77:2::1'))).statusCode).toBe(200);
+  });
+
+  it('successful logins do not count', async () => {
+    nextWindow();
+    for (let i = 0; i < 8; i += 1) {
+      expect((await login(app, 'THRO006', 'client-secret', from('198.51.100.1'))).statusCode).toBe(200);
+    }
+    for (let i = 0; i < 4; i += 1) {
+      expect((await login(app, 'THRO006', 'bad', from('198.51.100.1'))).statusCode).toBe(401);
+    }
+    expect((await login(app, 'THRO006', 'client-secret', from('198.51.100.1'))).statusCode).toBe(200);
+    const rows = await db.query<{ key: string; attempts: number }>(
+      `SELECT key, attempts FROM login_throttle WHERE key LIKE '%198.51.100.1' OR key = 'sync:THRO006'
+       ORDER BY key`,
     );
-    expect(row?.n).toBe(4);
+    expect(rows).toEqual([
+      { key: 'addr:198.51.100.1', attempts: 4 },
+      { key: 'pair:THRO006@198.51.100.1', attempts: 4 },
+      { key: 'sync:THRO006', attempts: 4 },
+    ]);
+  });
+});
+
+describe.runIf(usingPostgres())('two server processes on one PostgreSQL', () => {
+  it('20 parallel guesses split over both count 20: 5 get 401', async () => {
+    const [first, second] = await openTestDbPair();
+    const now = () => clock;
+    const a = await testApp(first, { now, trustProxy: 1 });
+    const b = await testApp(second, { now, trustProxy: 1 });
+    try {
+      await addInstallation(first, { syncId: 'THRO007' });
+      nextWindow();
+      const results = statuses(
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) => login(i % 2 ? a : b, 'THRO007', 'wrong', from('192.0.2.70'))),
+        ),
+      );
+      expect(countOf(results, 401)).toBe(5);
+      expect(countOf(results, 429)).toBe(15);
+    } finally {
+      await a.close();
+      await b.close();
+      await second.close();
+      await first.close();
+    }
   });
 });

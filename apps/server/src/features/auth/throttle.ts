@@ -1,50 +1,128 @@
 import type { Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
+import { formatIpAddress, parseIpAddress } from '../../network/automate-address.ts';
 
-export const MAX_FAILURES = 5;
+/**
+ * Sign-in throttling (docs/security.md, Sign-in). Every attempt is counted under three keys
+ * BEFORE its client id is checked, by one upsert that returns the counts including it:
+ *
+ * - `pair:` sync id + address: hard lock after PAIR_LIMIT attempts in the window;
+ * - `addr:` address, any sync id: hard lock after ADDRESS_LIMIT (a guesser trying many ids);
+ * - `sync:` sync id, any address: never locked, slowed down: SYNC_FREE attempts, then one more
+ *   every SYNC_SPACING_MS. An attacker cannot lock the owner out from elsewhere.
+ *
+ * An attempt that is refused (429) or that succeeds is taken back off: the counts are failures.
+ */
+
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+export const PAIR_LIMIT = 5;
+export const ADDRESS_LIMIT = 10;
+export const SYNC_FREE = 5;
+export const SYNC_SPACING_MS = 30 * 1000;
+const FORGET_AFTER_MS = 24 * 3600 * 1000;
 
-/** Throttling keys of one attempt: the sync id tried and the address it came from. */
-export function throttleKeys(syncId: string, address: string): string[] {
-  return [`sync:${syncId}`, `addr:${address}`];
+/**
+ * The address a client is counted under: an IPv4 address as it is (`::ffff:a.b.c.d` is that IPv4
+ * address), an IPv6 address by its /64 (a host picks any address of its /64 at will).
+ */
+export function addressKey(address: string): string {
+  const parsed = parseIpAddress(address);
+  if (!parsed) return address;
+  if (parsed.version === 4) return formatIpAddress(parsed);
+  const prefix = parsed.bytes.map((b, i) => (i < 8 ? b : 0));
+  return `${formatIpAddress({ version: 6, bytes: prefix })}/64`;
 }
 
-/** Refuses (429) while any key has MAX_FAILURES failures within the window. */
-export async function assertNotThrottled(db: Queryable, keys: readonly string[], now: Date): Promise<void> {
-  const since = new Date(now.getTime() - FAILURE_WINDOW_MS);
-  const rows = await db.query<{ key: string; failures: number; oldest: Date }>(
-    `SELECT key, count(*)::int AS failures, min(attempted_at) AS oldest
-     FROM (
-       SELECT key, attempted_at,
-              row_number() OVER (PARTITION BY key ORDER BY attempted_at DESC) AS recent_rank
-       FROM login_attempts WHERE key = ANY($1) AND attempted_at > $2
-     ) recent
-     WHERE recent_rank <= $3
-     GROUP BY key`,
-    [keys, since, MAX_FAILURES],
-  );
-  // When blocked, the oldest of the last MAX_FAILURES failures leaving the window frees a try.
-  const retryAt = rows
-    .filter((r) => r.failures >= MAX_FAILURES)
-    .map((r) => r.oldest.getTime() + FAILURE_WINDOW_MS)
-    .reduce((latest, t) => Math.max(latest, t), 0);
-  if (retryAt === 0) return;
-  const seconds = Math.max(1, Math.ceil((retryAt - now.getTime()) / 1000));
+export interface ThrottleKeys {
+  pair: string;
+  address: string;
+  syncId: string;
+}
+
+/** The three keys of an attempt on `syncId` from `address`. */
+export function throttleKeys(syncId: string, address: string): ThrottleKeys {
+  const addr = addressKey(address);
+  return { pair: `pair:${syncId}@${addr}`, address: `addr:${addr}`, syncId: `sync:${syncId}` };
+}
+
+/** The counts of one attempt (its own included), to be taken back off with `uncount`. */
+export interface CountedAttempt {
+  counts: { key: string; windowStart: Date; attempts: number }[];
+}
+
+/** When each key lets an attempt through again, or 0 while it does now. */
+function retryTime(keys: ThrottleKeys, count: CountedAttempt['counts'][number], now: Date): number {
+  const start = count.windowStart.getTime();
+  const windowEnd = start + FAILURE_WINDOW_MS;
+  if (count.key === keys.pair) return count.attempts > PAIR_LIMIT ? windowEnd : 0;
+  if (count.key === keys.address) return count.attempts > ADDRESS_LIMIT ? windowEnd : 0;
+  // The sync id: the n-th attempt beyond the free ones waits until n spacings after the start.
+  const allowedAt = start + Math.max(0, count.attempts - SYNC_FREE) * SYNC_SPACING_MS;
+  return allowedAt > now.getTime() ? Math.min(allowedAt, windowEnd) : 0;
+}
+
+function tooMany(seconds: number): AppError {
   const minutes = Math.ceil(seconds / 60);
-  throw new AppError(
+  const wait =
+    seconds < 60
+      ? `${seconds} seconde${seconds > 1 ? 's' : ''}`
+      : `${minutes} minute${minutes > 1 ? 's' : ''}`;
+  return new AppError(
     429,
-    `Trop de tentatives de connexion échouées. Réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
+    `Trop de tentatives de connexion échouées. Réessayez dans ${wait}.`,
     'TOO_MANY_ATTEMPTS',
     { 'Retry-After': String(seconds) },
   );
 }
 
-export async function recordFailure(db: Queryable, keys: readonly string[], now: Date): Promise<void> {
-  for (const key of keys) {
-    await db.query('INSERT INTO login_attempts (key, attempted_at) VALUES ($1, $2)', [key, now]);
-  }
-  // Housekeeping: failures older than a day are useless.
-  await db.query('DELETE FROM login_attempts WHERE attempted_at < $1', [
-    new Date(now.getTime() - 24 * 3600 * 1000),
+/**
+ * Counts an attempt under its keys (one statement: atomic across requests and processes; keys
+ * in a fixed order so that two attempts never wait on each other's rows crosswise), then
+ * refuses it with 429 and a `Retry-After` when a key says so (the count taken back off). A window
+ * that started after `now` (another process's clock, a clock set back) starts again too.
+ */
+export async function countAttempt(db: Queryable, keys: ThrottleKeys, now: Date): Promise<CountedAttempt> {
+  const rows = await db.query<{ key: string; window_start: Date; attempts: number }>(
+    `INSERT INTO login_throttle AS t (key, window_start, attempts)
+     SELECT k, $2::timestamptz, 1 FROM unnest($1::text[]) AS k
+     ON CONFLICT (key) DO UPDATE SET
+       window_start = CASE WHEN t.window_start <= $3 OR t.window_start > $2 THEN $2 ELSE t.window_start END,
+       attempts = CASE WHEN t.window_start <= $3 OR t.window_start > $2 THEN 1 ELSE t.attempts + 1 END
+     RETURNING key, window_start, attempts`,
+    [[keys.address, keys.pair, keys.syncId].sort(), now, new Date(now.getTime() - FAILURE_WINDOW_MS)],
+  );
+  const counted: CountedAttempt = {
+    counts: rows.map((r) => ({ key: r.key, windowStart: new Date(r.window_start), attempts: r.attempts })),
+  };
+  const retryAt = Math.max(...counted.counts.map((c) => retryTime(keys, c, now)));
+  if (retryAt === 0) return counted;
+  await uncount(db, counted);
+  throw tooMany(Math.max(1, Math.ceil((retryAt - now.getTime()) / 1000)));
+}
+
+/**
+ * Takes an attempt back off its counts (unless their window has started again since). The rows
+ * are locked in key order, as countAttempt takes them, so the two never deadlock.
+ */
+export async function uncount(db: Queryable, counted: CountedAttempt): Promise<void> {
+  await db.query(
+    `UPDATE login_throttle AS t SET attempts = t.attempts - 1
+     FROM (
+       SELECT l.key FROM login_throttle AS l
+       JOIN unnest($1::text[], $2::text[]) AS u(key, window_start)
+         ON l.key = u.key AND l.window_start = u.window_start::timestamptz
+       WHERE l.attempts > 0
+       ORDER BY l.key
+       FOR UPDATE OF l
+     ) AS locked
+     WHERE t.key = locked.key`,
+    [counted.counts.map((c) => c.key), counted.counts.map((c) => c.windowStart.toISOString())],
+  );
+}
+
+/** Housekeeping after a failure: counters of windows older than a day are useless. */
+export async function forgetOldCounters(db: Queryable, now: Date): Promise<void> {
+  await db.query('DELETE FROM login_throttle WHERE window_start < $1', [
+    new Date(now.getTime() - FORGET_AFTER_MS),
   ]);
 }

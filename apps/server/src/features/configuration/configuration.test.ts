@@ -87,10 +87,11 @@ const ENDPOINTS: Endpoint[] = [
     view: CONFIG_SECTIONS.sources.getPath,
     message: 'Les paramètres de connexion ont été sauvegardés',
     toPayload: (v) => ({ sources: v.sources }),
+    // Source 2 holds no password: moving source 1 would need its password typed again.
     change: (p) => {
-      p.sources[0].Serveur = 'SRV-TEST-1';
+      p.sources[1].Serveur = 'SRV-TEST-1';
     },
-    changed: (v) => v.sources[0].Serveur === 'SRV-TEST-1',
+    changed: (v) => v.sources[1].Serveur === 'SRV-TEST-1',
     invalid: { sources: [{ Provider: 1 }] },
     invalidMessage: /^Requête invalide\. sources\.0\./,
   },
@@ -465,6 +466,115 @@ describe('secrets', () => {
       for (const b of bodies) expect(b).not.toContain(s);
       expect(logs).not.toContain(s);
     }
+  });
+});
+
+describe('a stored secret does not follow a change of destination', () => {
+  const SOURCE_FIELDS: [string, string, string][] = [
+    ['Provider', 'Provider', 'MSDASQL'],
+    ['Serveur', 'Serveur', 'attaquant.example:1433'],
+    ['Nom_BDD', 'Base de données', 'AUTRE'],
+    ['Utilisateur', 'Utilisateur', 'intrus'],
+  ];
+  const LINK_FIELDS: [string, string, string][] = [
+    ['Logiciel', 'Logiciel maître', 'C:\\Temp\\espion.exe'],
+    ['Config', 'Configuration maître', '\\\\hote\\partage\\x.ebp'],
+    ['Utilisateur', 'Utilisateur logiciel', 'intrus'],
+  ];
+  const cases = [
+    ...SOURCE_FIELDS.map(([field, label, value]) => ({
+      e: ENDPOINTS[0] as Endpoint,
+      rows: 'sources',
+      row: 'Connexion 1',
+      field,
+      label,
+      value,
+    })),
+    ...LINK_FIELDS.map(([field, label, value]) => ({
+      e: ENDPOINTS[1] as Endpoint,
+      rows: 'Liaisons',
+      row: 'Logiciel maître 1',
+      field,
+      label,
+      value,
+    })),
+  ];
+
+  it.each(cases)(
+    '$rows: $field changed with the placeholder: 400 naming the row and field, nothing written',
+    async (c) => {
+      const { id, cookie } = await fresh();
+      const before = await stored(id);
+      const audits = await db.query('SELECT 1 FROM audit_log WHERE installation_id = $1', [id]);
+      const v = await getView(cookie, c.e.view);
+      const p = c.e.toPayload(v.data);
+      expect(p[c.rows][0].MDP).toBe(SECRET_PLACEHOLDER);
+      p[c.rows][0][c.field] = c.value;
+      const res = await send(c.e, cookie, p, v.etag);
+      expect(res.statusCode, res.body).toBe(400);
+      const body = res.json<{ message: string; code: string }>();
+      expect(body.code).toBe('secret-destination');
+      expect(body.message).toBe(
+        `${c.row}\u00a0: ${c.label} a changé, saisissez à nouveau le mot de passe. ` +
+          "Un mot de passe enregistré n'est jamais envoyé vers une autre destination. Rien n'a été enregistré.",
+      );
+      expect(await stored(id)).toEqual(before);
+      expect(await db.query('SELECT 1 FROM audit_log WHERE installation_id = $1', [id])).toHaveLength(
+        audits.length,
+      );
+    },
+  );
+
+  it('names every moved row and field in one answer', async () => {
+    const { id, cookie } = await fresh(
+      FIXTURE_CONFIG.replace(
+        /(<Source>[\s\S]*?<\/Source>[\s\S]*?<Source>[\s\S]*?)<MDP\/>/,
+        '$1<MDP>Deux-2</MDP>',
+      ),
+    );
+    const e = ENDPOINTS[0] as Endpoint;
+    const v = await getView(cookie, e.view);
+    expect(v.data.sources[1].MDP).toBe(SECRET_PLACEHOLDER);
+    const p = e.toPayload(v.data);
+    p.sources[0].Serveur = 'ailleurs';
+    p.sources[0].Nom_BDD = 'AUTRE';
+    p.sources[1].Provider = 'MSDASQL';
+    const res = await send(e, cookie, p, v.etag);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toMatch(
+      /^Connexion 1\u00a0: Serveur et Base de données ont changé, saisissez à nouveau le mot de passe\. Connexion 2\u00a0: Provider a changé, saisissez/,
+    );
+    expect((await stored(id)).version).toBe(1);
+  });
+
+  it.each(cases)('$rows: $field changed with the password typed again (or cleared) is saved', async (c) => {
+    const { id, cookie } = await fresh();
+    const v = await getView(cookie, c.e.view);
+    const p = c.e.toPayload(v.data);
+    p[c.rows][0][c.field] = c.value;
+    p[c.rows][0].MDP = 'Retape-9981';
+    const res = await send(c.e, cookie, p, v.etag);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await getView(cookie, c.e.view)).data[c.rows][0][c.field]).toBe(c.value);
+    expect((await stored(id)).text).toContain('<MDP>Retape-9981</MDP>');
+    p[c.rows][0][c.field] = `${c.value}2`;
+    p[c.rows][0].MDP = '';
+    const cleared = await send(c.e, cookie, p);
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect((await stored(id)).text).not.toContain('Retape-9981');
+  });
+
+  it('other fields change with the placeholder, and the stored password stays', async () => {
+    const { id, cookie } = await fresh();
+    const e = ENDPOINTS[0] as Endpoint;
+    const v = await getView(cookie, e.view);
+    const p = e.toPayload(v.data);
+    p.sources[0].Lecture_Seule = !p.sources[0].Lecture_Seule;
+    p.sources[1].Serveur = 'sans-mot-de-passe';
+    const res = await send(e, cookie, p, v.etag);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await stored(id)).text).toContain('<MDP>Demo-75e469</MDP>');
+    expect((await stored(id)).version).toBe(2);
   });
 });
 

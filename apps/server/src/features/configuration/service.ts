@@ -41,6 +41,8 @@ function editFailure(err: ConfigXmlError): AppError {
       return invalidPayload(err.issues ?? [{ path: '', message: err.message }]);
     case 'unknown-reference':
       return new AppError(400, err.message, 'unknown-reference');
+    case 'secret-destination':
+      return new AppError(400, err.message, 'secret-destination');
     case 'terminal-index':
       return new AppError(400, 'Impossible de déterminer le terminal à mettre à jour', 'terminal-index');
     default:

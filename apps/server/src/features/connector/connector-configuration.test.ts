@@ -243,9 +243,10 @@ const SECTION_SAVES: ConsoleSave[] = [
     name: 'sources',
     ...section('sources'),
     payload: (v) => ({
-      sources: v.sources.map((s: View, i: number) => (i === 0 ? { ...s, Serveur: 'SRV-COURSE' } : s)),
+      // Source 2: it holds no password (moving source 1 would need its password typed again).
+      sources: v.sources.map((s: View, i: number) => (i === 1 ? { ...s, Serveur: 'SRV-COURSE' } : s)),
     }),
-    landed: (v) => v.sources[0].Serveur === 'SRV-COURSE',
+    landed: (v) => v.sources[1].Serveur === 'SRV-COURSE',
   },
   {
     name: 'externalLinks',
@@ -391,12 +392,12 @@ describe('a connector write and administrators’ saves at the same moment', () 
     );
     expect(readLastSync(doc)).toMatchObject({ records: 1000 + STREAM, type: 'Incrémentale' });
     const sources = readSources(doc).sources;
-    expect(sources[0]).toMatchObject({
+    expect(sources[0]).toMatchObject({ Status: STREAM % 2, StatusLibelle: `Cnx 1 essai ${STREAM}` });
+    expect(sources[1]).toMatchObject({
       Serveur: 'SRV-COURSE',
-      Status: STREAM % 2,
-      StatusLibelle: `Cnx 1 essai ${STREAM}`,
+      Status: 1,
+      StatusLibelle: `Cnx 2 essai ${STREAM}`,
     });
-    expect(sources[1]).toMatchObject({ Status: 1, StatusLibelle: `Cnx 2 essai ${STREAM}` });
     expect(sectionOf(final.text, 'Data')).toBe(lastData);
     expect(lastData).toContain(`<Course>12</Course>`);
     // The secrets the console never saw are intact.

@@ -128,3 +128,46 @@ describe('debug', () => {
     expect(await history(id)).toHaveLength(2);
   });
 });
+
+describe('secrets in the diagnostic', () => {
+  const SECRETS = [
+    'Cdata-pass-1',
+    'Comment-pass-2',
+    'Avant-3',
+    'Apres-4',
+    'Imbrique-5',
+    'AIzaCle-6',
+    'Fin-7',
+  ];
+  const broken = FIXTURE_CONFIG.replace(
+    /<MDP>Demo-75e469<\/MDP>/,
+    '<MDP a="1"><![CDATA[Cdata-pass-1]]><!--Comment-pass-2--></MDP>\n</Oops>',
+  )
+    .replace(/<MDP>Demo-9a2289<\/MDP>/, '<mdp>Avant-3<Apres-4</mdp><MDP><X>Imbrique-5</X></MDP>')
+    .replace(/<APIKey_Google>[^<]*<\/APIKey_Google>/, '<APIKey_Google>AIzaCle-6</APIKey_Google>')
+    .replace(/<\/Connexion>\s*$/, '<Tokens><Token><Valeur>Fin-7');
+
+  it('GET /api/debug/xml-status shows no part of a password in CDATA, a comment, nested or unclosed', async () => {
+    const { cookie } = await fresh(broken);
+    const res = await status(cookie);
+    expect(res.statusCode).toBe(200);
+    const body = ZXmlStatusResponse.parse(res.json());
+    expect(body.isValid).toBe(false);
+    expect(body.problematicContent.map((l) => l.content).join('\n')).toContain('<MDP a="1">••••••••</MDP>');
+    for (const s of SECRETS) expect(res.body).not.toContain(s);
+    const repaired = await repair(cookie);
+    for (const s of SECRETS) expect(repaired.body).not.toContain(s);
+  });
+
+  it('a < inside a password: neither the diagnostic nor the refused repair names what follows it', async () => {
+    const { cookie } = await fresh(
+      FIXTURE_CONFIG.replace(/<MDP>Demo-75e469<\/MDP>/, '<MDP>Av<Morceau>Apres</MDP>'),
+    );
+    const diagnostic = await status(cookie);
+    expect(diagnostic.json<{ isValid: boolean }>().isValid).toBe(false);
+    const repaired = await repair(cookie);
+    expect(repaired.statusCode).toBe(422);
+    expect(repaired.json<{ message: string }>().message).toContain('<••••••••>');
+    for (const body of [diagnostic.body, repaired.body]) expect(body).not.toMatch(/Morceau|Apres/);
+  });
+});

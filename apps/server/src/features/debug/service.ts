@@ -1,5 +1,5 @@
 import type { TRepairResponse, TXmlStatusResponse } from '@synchro/contracts';
-import { ConfigXmlError, diagnoseConfig, repairConfig } from '@synchro/config-xml';
+import { ConfigXmlError, diagnoseConfig, hideSecretNamesIn, repairConfig } from '@synchro/config-xml';
 import { recordAudit } from '../../domain/audit.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
@@ -28,7 +28,9 @@ export async function repairStored(
     try {
       repaired = repairConfig(current.text);
     } catch (err) {
-      if (err instanceof ConfigXmlError) throw new AppError(422, err.message, err.code);
+      // A `<` inside a password reads as a tag, which the refusal would name.
+      if (err instanceof ConfigXmlError)
+        throw new AppError(422, hideSecretNamesIn(current.text, err.message), err.code);
       throw err;
     }
     if (repaired.changes.length === 0 || repaired.text === current.text) {
