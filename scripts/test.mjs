@@ -2,8 +2,8 @@
 // every test (unit + API on the embedded database, the database tests again on PostgreSQL when
 // one answers, then the browser tests), and one closing line `N passed, N failed`.
 // `node scripts/test.mjs checks|unit|e2e` runs one part.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 
 const reports = 'reports';
@@ -18,6 +18,13 @@ function run(label, cmd, args, extraEnv = {}) {
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
   if (res.status !== 0) exitCode = 1;
   return res.status;
+}
+
+/** Starts a command whose output goes to `logFile`; resolves with its exit status. */
+function runInBackground(cmd, args, extraEnv, logFile) {
+  const out = openSync(logFile, 'w');
+  const child = spawn(cmd, args, { stdio: ['ignore', out, out], env: { ...env, ...extraEnv } });
+  return new Promise((resolve) => child.on('exit', (code) => (closeSync(out), resolve(code ?? 1))));
 }
 
 function addVitest(file) {
@@ -59,6 +66,29 @@ if (!only || only === 'checks') {
 }
 
 if (!only || only === 'unit') {
+  const pgUrl =
+    process.env.TEST_DATABASE_URL ??
+    ((await portAnswers('127.0.0.1', 5432)) ? 'postgres://postgres@127.0.0.1:5432/test' : '');
+  // The PostgreSQL pass runs beside the embedded one (separate databases, ports chosen by the
+  // system): much of both is waiting on processes and timers. Its output is kept in a file and
+  // shown once both are done, so the two reports do not mix.
+  const pgLog = `${reports}/vitest-pg.log`;
+  const pgPass = pgUrl
+    ? runInBackground(
+        'npx',
+        [
+          'vitest',
+          'run',
+          '--project',
+          'server',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${reports}/vitest-pg.json`,
+        ],
+        { TEST_DATABASE_URL: pgUrl, FORCE_COLOR: '1' },
+        pgLog,
+      )
+    : null;
   run('Unit and API tests (embedded database)', 'npx', [
     'vitest',
     'run',
@@ -68,30 +98,23 @@ if (!only || only === 'unit') {
   ]);
   addVitest(`${reports}/vitest.json`);
 
-  const pgUrl =
-    process.env.TEST_DATABASE_URL ??
-    ((await portAnswers('127.0.0.1', 5432)) ? 'postgres://postgres@127.0.0.1:5432/test' : '');
-  if (pgUrl) {
-    run(
-      'Database and API tests on PostgreSQL',
-      'npx',
-      [
-        'vitest',
-        'run',
-        '--project',
-        'server',
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=${reports}/vitest-pg.json`,
-      ],
-      { TEST_DATABASE_URL: pgUrl },
-    );
+  if (pgPass) {
+    const status = await pgPass;
+    console.log('\n=== Database and API tests on PostgreSQL (run beside the embedded pass) ===');
+    console.log(readFileSync(pgLog, 'utf8'));
+    if (status !== 0) exitCode = 1;
     addVitest(`${reports}/vitest-pg.json`);
   } else {
     console.log(
       '\nNo PostgreSQL answers on 127.0.0.1:5432 and TEST_DATABASE_URL is unset: PostgreSQL pass skipped.',
     );
   }
+
+  // Every answer and log line of the server tests, checked against every secret they created
+  // (apps/server/test/helpers/secret-capture.ts): one test, failed on any finding.
+  if (run('Secrets scan', 'node', ['scripts/scan-secrets.mjs', `${reports}/captured`]) === 0)
+    totals.passed += 1;
+  else totals.failed += 1;
 }
 
 if (!only || only === 'e2e') {

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/pglite.ts';
 import { AUTOMATE_SIM_CLI, SERVER_ROOT } from '../src/paths.ts';
+import { inPostgresPass } from './helpers/passes.ts';
 
 /**
  * The demo's automate simulator in the product (docs/server.md, Demo automate): the server on a
@@ -87,7 +88,7 @@ async function signedIn(link: URL) {
   return call;
 }
 
-describe('the demo automate', () => {
+describe.skipIf(inPostgresPass)('the demo automate', () => {
   it('starts with the server, makes the sync buttons work, and stops with it (kill -9, then Ctrl-C)', async () => {
     // 1. A fresh data folder: the demo and its simulator.
     const first = startServer();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_ROOT } from '../src/paths.ts';
+import { inPostgresPass } from './helpers/passes.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'synchro-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -40,7 +41,7 @@ function startServer(env: Record<string, string>) {
   return { child, ready, exited, output: () => output };
 }
 
-describe('the server process', () => {
+describe.skipIf(inPostgresPass)('the server process', () => {
   it('creates the demo, prints a login link that works, refuses a second owner and stops cleanly', async () => {
     const server = startServer({ DATA_DIR: dataDir });
     const banner = await server.ready;
