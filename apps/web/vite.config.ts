@@ -1,4 +1,7 @@
-import { gzipSync } from 'node:zlib';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -42,11 +45,68 @@ function authBudget(): Plugin {
   };
 }
 
+/** Text files of the build that get a `.br` and a `.gz` beside them (served by apps/server/src/static/spa.ts). */
+const PRECOMPRESSED = /\.(?:js|mjs|css|html|svg|json|txt|xml|webmanifest)$/;
+/** Below this, compressing saves less than the headers weigh (the server's own threshold too). */
+const PRECOMPRESS_MIN_BYTES = 1024;
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/**
+ * Once the build is written (public files included), writes `<file>.br` (brotli 11) and
+ * `<file>.gz` (gzip 9) beside every text file of at least 1 KB, each only when smaller than the
+ * file: the server sends them as they are, so the best levels cost nothing per request.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'synchro-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      let count = 0;
+      let original = 0;
+      let compressed = 0;
+      const files = (await filesUnder(outDir)).filter((f) => PRECOMPRESSED.test(f));
+      await Promise.all(
+        files.map(async (file) => {
+          const content = await readFile(file);
+          if (content.length < PRECOMPRESS_MIN_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotli(content, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+              },
+            }),
+            gzipAsync(content, { level: constants.Z_BEST_COMPRESSION }),
+          ]);
+          if (br.length < content.length) await writeFile(`${file}.br`, br);
+          if (gz.length < content.length) await writeFile(`${file}.gz`, gz);
+          count += 1;
+          original += content.length;
+          compressed += Math.min(br.length, content.length);
+        }),
+      );
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+      console.log(`Precompressed ${count} files: ${kb(original)} → ${kb(compressed)} brotli`);
+    },
+  };
+}
+
 // The SPA: served by Vite in development (API proxied to the console server), built to apps/web/dist
 // and served by the server in production. `reportCompressedSize` prints the gzip size of every chunk.
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), tailwindcss(), authBudget()],
+  plugins: [react(), tailwindcss(), authBudget(), precompress()],
   server: {
     port: 5173,
     proxy: {
@@ -58,5 +118,12 @@ export default defineConfig({
     emptyOutDir: true,
     reportCompressedSize: true,
     chunkSizeWarningLimit: 400,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'icons', test: /[\\/]lucide-react[\\/]/ }],
+        },
+      },
+    },
   },
 });

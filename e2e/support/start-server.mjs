@@ -23,19 +23,19 @@ const env = {
 };
 const SOFTWARE = '1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom';
 
-/** `create-installation` through the admin command; its connector token. */
+/** `create-installation` through the admin command (client id on its standard input); its connector token. */
 function createInstallation(syncId, clientId) {
   const created = spawnSync(
     process.execPath,
     [
       'apps/server/dist/cli.js',
       'create-installation',
-      ...['--sync-id', syncId, '--client-id', clientId],
+      ...['--sync-id', syncId, '--client-id', '-'],
       ...['--config', 'apps/server/demo/connexion-ebp-gescom.xml'],
       '--premium',
       ...['--options', `25;${syncId};A`, '--software', SOFTWARE],
     ],
-    { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    { env, encoding: 'utf8', input: `${clientId}\n`, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   if (created.status !== 0) process.exit(created.status ?? 1);
   return JSON.parse(created.stdout.trim().split('\n').at(-1)).connectorToken;

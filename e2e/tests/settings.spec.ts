@@ -47,6 +47,29 @@ test.describe('Paramètres', () => {
     ).toHaveAttribute('placeholder', '••••••••');
   });
 
+  test('Base de données source: a stored password does not follow a new server (hint, refusal, nothing saved)', async ({
+    page,
+  }) => {
+    await open(page, '/database', 'Base de données source');
+    const block = page.getByRole('region', { name: 'Connexion 1' });
+    const stored = await block.getByLabel('Serveur').inputValue();
+    await block.getByLabel('Serveur').fill('serveur-tiers.example');
+    const password = block.getByLabel('Mot de passe', { exact: true });
+    await expect(password).toHaveAttribute('aria-invalid', 'true');
+    await expect(block.getByText(/^Serveur a changé.: saisissez à nouveau le mot de passe\./)).toBeVisible();
+    await page.getByRole('button', { name: 'Valider' }).click();
+    await expect(
+      page.getByText(/^Connexion 1.: Serveur a changé, saisissez à nouveau le mot de passe\./).first(),
+    ).toBeVisible();
+    await expect(page.getByText('Modifications non enregistrées')).toBeVisible();
+    const saved = await page.request.get('/api/config/sources');
+    expect((await saved.json()).data.sources[0].Serveur).toBe(stored);
+    // Typing the password again clears the warning (not saved here: the shared database keeps its password).
+    await password.fill('retape-le-mot-de-passe');
+    await expect(password).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(block.getByText(/Serveur a changé/)).toHaveCount(0);
+  });
+
   test('Liaisons externes: edit, save, reload, the value is kept', async ({ page }) => {
     await open(page, '/external-links', 'Liaisons externes');
     await page.getByLabel("Dossier d'import").fill('D:\\Echanges\\Import E2E');

@@ -2,26 +2,24 @@ import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingState } from '../components/ui/spinner.tsx';
 import { PublicOnly, RequireAuth } from './route-guards.tsx';
+import { loadAppShell, loadLoginPage, loadNotFoundPage, SCREENS } from './screens.ts';
 
-// Every screen is its own chunk: the login screen loads none of the console's code.
-// The signed-in layout is a chunk of its own too.
-const AppShell = lazy(() => import('./shell/app-shell.tsx'));
-const LoginPage = lazy(() => import('../features/login/login-page.tsx'));
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
-const DatabasePage = lazy(() => import('../features/database/database-page.tsx'));
-const ExternalLinksPage = lazy(() => import('../features/external-links/external-links-page.tsx'));
-const ExternalCalendarsPage = lazy(
-  () => import('../features/external-calendars/external-calendars-page.tsx'),
-);
-const SyncDataPage = lazy(() => import('../features/sync-data/sync-data-page.tsx'));
-const ExclusionsPage = lazy(() => import('../features/exclusions/exclusions-page.tsx'));
-const ComplementPage = lazy(() => import('../features/complement/complement-page.tsx'));
-const PlanningPage = lazy(() => import('../features/planning/planning-page.tsx'));
-const TerminalsPage = lazy(() => import('../features/terminals/terminals-page.tsx'));
-const ImportHistoryPage = lazy(() => import('../features/import-history/import-history-page.tsx'));
-const TransactionLogsPage = lazy(() => import('../features/transaction-logs/transaction-logs-page.tsx'));
-const DebugPage = lazy(() => import('../features/debug/debug-page.tsx'));
-const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
+// Every screen is its own chunk (screens.ts).
+const AppShell = lazy(loadAppShell);
+const LoginPage = lazy(loadLoginPage);
+const DashboardPage = lazy(SCREENS['/']);
+const DatabasePage = lazy(SCREENS['/database']);
+const ExternalLinksPage = lazy(SCREENS['/external-links']);
+const ExternalCalendarsPage = lazy(SCREENS['/external-calendars']);
+const SyncDataPage = lazy(SCREENS['/sync-data']);
+const ExclusionsPage = lazy(SCREENS['/exclusions/family']);
+const ComplementPage = lazy(SCREENS['/complement']);
+const PlanningPage = lazy(SCREENS['/planning']);
+const TerminalsPage = lazy(SCREENS['/terminals']);
+const ImportHistoryPage = lazy(SCREENS['/import-history']);
+const TransactionLogsPage = lazy(SCREENS['/transaction-logs']);
+const DebugPage = lazy(SCREENS['/debug']);
+const NotFoundPage = lazy(loadNotFoundPage);
 
 const screenFallback = <LoadingState label="Chargement de l'écran…" />;
 

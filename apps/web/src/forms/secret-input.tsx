@@ -14,7 +14,24 @@ export interface SecretInputProps extends FieldControlProps {
   onChange: (value: string) => void;
   /** Accessible name of the field, for the buttons beside it. */
   label: string;
+  /** What the secret is, for the hints under the field (a password by default). */
+  kind?: SecretKind;
 }
+
+export type SecretKind = 'password' | 'key';
+
+const HINTS: Record<SecretKind, { keeping: string; clearing: string; replacing: string }> = {
+  password: {
+    keeping: 'Mot de passe enregistré : tapez-en un autre pour le remplacer.',
+    clearing: 'Le mot de passe enregistré sera supprimé à la validation.',
+    replacing: 'Le nouveau mot de passe remplacera celui enregistré.',
+  },
+  key: {
+    keeping: 'Clé enregistrée : tapez-en une autre pour la remplacer.',
+    clearing: 'La clé enregistrée sera supprimée à la validation.',
+    replacing: 'La nouvelle clé remplacera celle enregistrée.',
+  },
+};
 
 /**
  * A password that the browser never receives: a stored one shows as bullets (the placeholder).
@@ -25,6 +42,7 @@ export function SecretInput({
   initial,
   onChange,
   label,
+  kind = 'password',
   labelId: _labelId,
   ...control
 }: SecretInputProps) {
@@ -35,9 +53,9 @@ export function SecretInput({
   const describedBy = [control['aria-describedby'], hintId].filter(Boolean).join(' ');
 
   let hint: string;
-  if (keeping) hint = 'Mot de passe enregistré : tapez-en un autre pour le remplacer.';
-  else if (stored && value === '') hint = 'Le mot de passe enregistré sera supprimé à la validation.';
-  else if (stored) hint = 'Le nouveau mot de passe remplacera celui enregistré.';
+  if (keeping) hint = HINTS[kind].keeping;
+  else if (stored && value === '') hint = HINTS[kind].clearing;
+  else if (stored) hint = HINTS[kind].replacing;
   else hint = '';
 
   return (
@@ -104,12 +122,17 @@ export interface SecretFieldProps extends Omit<SecretInputProps, keyof FieldCont
   label: string;
   /** Accessible name of the field, for the buttons beside it. */
   secretLabel: string;
+  /**
+   * Shown under the field as an error when the stored secret is kept while a field that decides
+   * where it goes changed (movedSecretHint of @synchro/contracts): the server refuses that save.
+   */
+  movedHint?: string;
 }
 
 /** A labelled password field of a settings screen (see SecretInput). */
-export function SecretField({ label, secretLabel, ...secret }: SecretFieldProps) {
+export function SecretField({ label, secretLabel, movedHint, ...secret }: SecretFieldProps) {
   return (
-    <FormField label={label}>
+    <FormField label={label} error={movedHint || undefined}>
       {(control) => <SecretInput {...control} label={secretLabel} {...secret} />}
     </FormField>
   );

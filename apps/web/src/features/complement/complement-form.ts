@@ -1,4 +1,5 @@
 import type { TComplementPayload, TComplementView } from '@synchro/contracts';
+import { SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
 import { withStored } from '../../forms/with-stored.ts';
 
 export type ComplementForm = TComplementView;
@@ -28,8 +29,10 @@ export const toComplementPayload = (form: ComplementForm): TComplementPayload =>
   scriptComplementaire: form.scriptComplementaire,
 });
 
+/** The view after a save: a typed key becomes the placeholder (the key is a secret). */
 export const toComplementView = (form: ComplementForm): TComplementView => ({
   ...form,
+  googleApiKey: form.googleApiKey === '' ? '' : SECRET_PLACEHOLDER,
   mailRapport: { ...form.mailRapport },
   scriptComplementaire: form.scriptComplementaire.replace(/\r\n?/g, '\n'),
 });

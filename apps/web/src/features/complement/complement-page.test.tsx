@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TComplementResponse } from '@synchro/contracts';
+import { SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
 import { demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
 import { EMAIL_ERROR, isValidEmailList } from './complement-form.ts';
@@ -13,7 +14,7 @@ afterEach(() => {
 const view: TComplementResponse = {
   version: 12,
   data: {
-    googleApiKey: 'AIza-demo',
+    googleApiKey: SECRET_PLACEHOLDER,
     driveType: 'google',
     mailRapport: {
       envoyerRapport: true,
@@ -52,7 +53,12 @@ describe('Complément', () => {
 
   it('shows every field with its stored value', async () => {
     show();
-    expect(await screen.findByLabelText('Api de géocodage')).toHaveValue('AIza-demo');
+    // The geocoding key is a secret: the server sends the placeholder, the field shows bullets.
+    const key = await screen.findByLabelText('Api de géocodage');
+    expect(key).toHaveValue('');
+    expect(key).toHaveAttribute('placeholder', SECRET_PLACEHOLDER);
+    expect(key).toHaveAttribute('type', 'password');
+    expect(screen.getByText('Clé enregistrée : tapez-en une autre pour la remplacer.')).toBeVisible();
     expect(screen.getByRole('combobox', { name: /^Drive pour la GED/ })).toHaveTextContent('Google Drive');
     expect(screen.getByRole('checkbox', { name: 'Envoyer un rapport de synchro par mail' })).toBeChecked();
     expect(screen.getByLabelText('Notification par email')).toHaveValue('admin@exemple.fr');
@@ -98,7 +104,7 @@ describe('Complément', () => {
     expect(url).toBe('/api/database/complement');
     expect((init.headers as Record<string, string>)['If-Match']).toBe('"12"');
     expect(JSON.parse(String(init.body))).toEqual({
-      googleApiKey: 'AIza-demo',
+      googleApiKey: SECRET_PLACEHOLDER,
       driveType: 'onedrive',
       mailRapport: {
         envoyerRapport: true,
@@ -151,5 +157,29 @@ describe('Complément', () => {
     expect(
       (await screen.findAllByText('Échec de la sauvegarde des compléments', { exact: true }))[0],
     ).toBeVisible();
+  });
+});
+
+describe('Complément: the geocoding key', () => {
+  it('a typed key is sent, then shown as stored; « Effacer » sends ""', async () => {
+    const user = userEvent.setup();
+    const fetchMock = show({
+      'POST /api/database/complement': () =>
+        json({ message: 'Les paramètres complémentaires ont été mis à jour.', version: 13 }),
+    });
+    await user.type(await screen.findByLabelText('Api de géocodage'), 'AIza-neuve');
+    expect(screen.getByText('La nouvelle clé remplacera celle enregistrée.')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Valider' }));
+    await waitFor(() => expect(posts(fetchMock)).toHaveLength(1));
+    const body = (i: number) => JSON.parse(String((posts(fetchMock)[i]?.[1] as RequestInit).body));
+    expect(body(0).googleApiKey).toBe('AIza-neuve');
+    // After the save the key is shown as stored (placeholder), never as typed.
+    await waitFor(() => expect(screen.getByLabelText('Api de géocodage')).toHaveValue(''));
+    expect(screen.getByLabelText('Api de géocodage')).toHaveAttribute('placeholder', SECRET_PLACEHOLDER);
+    await user.click(screen.getByRole('button', { name: /^Effacer/ }));
+    expect(screen.getByText('La clé enregistrée sera supprimée à la validation.')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Valider' }));
+    await waitFor(() => expect(posts(fetchMock)).toHaveLength(2));
+    expect(body(1).googleApiKey).toBe('');
   });
 });

@@ -5,8 +5,8 @@ import { FormCheckField, FormField, FormSection } from '../../components/ui/form
 import { Input, Textarea } from '../../components/ui/input.tsx';
 import { ComingSoonButton } from '../../forms/coming-soon-button.tsx';
 import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
+import { SecretField } from '../../forms/secret-input.tsx';
 import { SelectField } from '../../forms/select-field.tsx';
-import { TextField } from '../../forms/text-field.tsx';
 import { useConfigSection } from '../../forms/use-config-section.ts';
 import {
   EMAIL_ERROR,
@@ -61,9 +61,12 @@ export default function ComplementPage() {
         return (
           <>
             <FormSection title="Services" icon={<Plug aria-hidden="true" />}>
-              <TextField
+              <SecretField
                 label="Api de géocodage"
+                secretLabel="Clé de l'API de géocodage"
+                kind="key"
                 value={form.googleApiKey}
+                initial={section.query.data?.data.googleApiKey ?? ''}
                 onChange={(googleApiKey) => update((f) => ({ ...f, googleApiKey }))}
               />
               <SelectField

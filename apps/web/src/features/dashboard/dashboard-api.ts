@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ZDashboardView, ZSyncAutomateResponse, type TSyncType } from '@synchro/contracts';
 import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -10,12 +10,21 @@ import { queryKeys } from '../../lib/query-keys.ts';
  */
 export const SYNC_REFETCH_DELAYS_MS = [3_000, 10_000, 30_000] as const;
 
+const dashboardQuery = {
+  queryKey: queryKeys.dashboard,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api.get('/api/dashboard', { signal, schema: ZDashboardView }),
+};
+
 export function useDashboard() {
-  return useQuery({
-    queryKey: queryKeys.dashboard,
-    queryFn: ({ signal }) => api.get('/api/dashboard', { signal, schema: ZDashboardView }),
-  });
+  return useQuery(dashboardQuery);
 }
+
+/**
+ * Général's data asked for before its screen renders (app/preload.ts): the screen shows it at once;
+ * being always stale, it is still read again when the screen mounts (in the background).
+ */
+export const prefetchDashboard = (queryClient: QueryClient) => queryClient.prefetchQuery(dashboardQuery);
 
 export function useSyncAutomate() {
   const queryClient = useQueryClient();

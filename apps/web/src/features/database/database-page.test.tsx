@@ -211,6 +211,42 @@ describe('Base de données source', () => {
     await waitFor(() => expect(lastPost(fetchMock).body.sources[0].MDP).toBe(''));
   });
 
+  it('says beside the password that a changed destination needs it typed again, and shows the refusal', async () => {
+    const user = userEvent.setup();
+    const refusal =
+      "Connexion 1\u00a0: Serveur a changé, saisissez à nouveau le mot de passe. Un mot de passe enregistré n'est jamais envoyé vers une autre destination. Rien n'a été enregistré.";
+    show({ 'POST /api/database/sources': () => json({ message: refusal, code: 'secret-destination' }, 400) });
+    const one = await block(1);
+    const password = within(one).getByLabelText('Mot de passe');
+    const hint =
+      "Serveur a changé\u00a0: saisissez à nouveau le mot de passe. Un mot de passe enregistré n'est jamais envoyé vers une autre destination.";
+    expect(within(one).queryByText(hint)).not.toBeInTheDocument();
+    expect(password).not.toHaveAttribute('aria-invalid');
+
+    await user.type(within(one).getByLabelText('Serveur'), '-2');
+    // testing-library reads a non-breaking space as a space: found flat, compared exactly.
+    const shown = within(one).getByText(hint.replace(/\u00a0/g, ' '));
+    expect(shown).toBeVisible();
+    expect(shown.textContent).toBe(hint);
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(password.getAttribute('aria-describedby')).toContain(shown.id);
+    await user.type(within(one).getByLabelText('Base de données'), 'X');
+    expect(within(one).getByText(/^Serveur et Base de données ont changé : saisissez/)).toBeVisible();
+    // No hint on a block without a stored password.
+    await user.type(within(await block(2)).getByLabelText('Serveur'), 'X');
+    expect(within(await block(2)).queryByText(/ont? changé/)).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Valider' }));
+    const message = (await screen.findAllByText(refusal.replace(/\u00a0/g, ' '), { exact: true }))[0];
+    expect(message).toBeVisible();
+    expect(message?.textContent).toBe(refusal);
+
+    // Typing the password again (or going back to the stored destination) removes the hint.
+    await user.type(within(one).getByLabelText('Mot de passe'), 'nouveau');
+    expect(within(one).queryByText(/ont changé/)).not.toBeInTheDocument();
+    expect(within(one).getByLabelText('Mot de passe')).not.toHaveAttribute('aria-invalid');
+  });
+
   it('shows the conflict message and reloads on demand, dropping the edits', async () => {
     const user = userEvent.setup();
     const conflict =

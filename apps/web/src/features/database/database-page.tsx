@@ -1,5 +1,10 @@
 import { CircleCheck, CircleX, Database } from 'lucide-react';
 import type { TSourcesView, TSourceView } from '@synchro/contracts';
+import {
+  SECRET_DESTINATIONS,
+  movedSecretFields,
+  movedSecretHint,
+} from '@synchro/contracts/secret-destinations';
 import { Badge } from '../../components/ui/badge.tsx';
 import { FormCheckField, FormSection } from '../../components/ui/form.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
@@ -45,6 +50,8 @@ function SourceBlock({
 }) {
   const n = index + 1;
   const title = `Connexion ${n}`;
+  const rule = SECRET_DESTINATIONS.sources;
+  const movedHint = movedSecretHint(rule, movedSecretFields(rule, initial, source));
   return (
     <FormSection
       title={title}
@@ -80,6 +87,7 @@ function SourceBlock({
         secretLabel={`Mot de passe de la connexion ${n}`}
         value={source.MDP}
         initial={initial?.MDP ?? ''}
+        movedHint={movedHint}
         onChange={(MDP) => onChange({ MDP })}
       />
     </FormSection>

@@ -91,6 +91,22 @@ describe('Liaisons externes', () => {
     await waitFor(() => expect(screen.queryByText('Modifications non enregistrées')).not.toBeInTheDocument());
   });
 
+  it('says beside the password when the program or configuration it goes to changed', async () => {
+    const user = userEvent.setup();
+    show();
+    const one = await block('Logiciel maître 1');
+    expect(within(one).queryByText(/a changé/)).not.toBeInTheDocument();
+    await user.type(within(one).getByLabelText('Configuration maître'), '2');
+    expect(
+      within(one).getByText(
+        "Configuration maître a changé : saisissez à nouveau le mot de passe. Un mot de passe enregistré n'est jamais envoyé vers une autre destination.",
+      ),
+    ).toBeVisible();
+    expect(within(one).getByLabelText('Mot de passe')).toHaveAttribute('aria-invalid', 'true');
+    await user.click(within(one).getByRole('button', { name: /^Effacer/ }));
+    expect(within(one).queryByText(/a changé/)).not.toBeInTheDocument();
+  });
+
   it('shows the conflict message with a reload action', async () => {
     const user = userEvent.setup();
     const conflict = "La configuration a été modifiée depuis l'ouverture de cet écran.";

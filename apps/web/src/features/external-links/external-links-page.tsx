@@ -1,5 +1,10 @@
 import { FolderInput, Link2 } from 'lucide-react';
-import type { TExternalLinksView } from '@synchro/contracts';
+import type { TExternalLinksView, TLiaisonView } from '@synchro/contracts';
+import {
+  SECRET_DESTINATIONS,
+  movedSecretFields,
+  movedSecretHint,
+} from '@synchro/contracts/secret-destinations';
 import { FormSection } from '../../components/ui/form.tsx';
 import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
 import { BlockGrid } from '../../forms/block-grid.tsx';
@@ -17,15 +22,17 @@ import {
 function LiaisonBlock({
   index,
   liaison,
-  initialMdp,
+  initial,
   onChange,
 }: {
   index: number;
   liaison: LiaisonForm;
-  initialMdp: string;
+  initial: TLiaisonView | undefined;
   onChange: (patch: Partial<LiaisonForm>) => void;
 }) {
   const n = index + 1;
+  const rule = SECRET_DESTINATIONS.externalLinks;
+  const movedHint = movedSecretHint(rule, movedSecretFields(rule, initial, liaison));
   return (
     <FormSection title={`Logiciel maître ${n}`} icon={<Link2 aria-hidden="true" />}>
       <TextField
@@ -49,7 +56,8 @@ function LiaisonBlock({
         label="Mot de passe"
         secretLabel={`Mot de passe du logiciel maître ${n}`}
         value={liaison.MDP}
-        initial={initialMdp}
+        initial={initial?.MDP ?? ''}
+        movedHint={movedHint}
         onChange={(MDP) => onChange({ MDP })}
       />
     </FormSection>
@@ -97,7 +105,7 @@ export default function ExternalLinksPage() {
                 key={i}
                 index={i}
                 liaison={liaison}
-                initialMdp={initial?.Liaisons[i]?.MDP ?? ''}
+                initial={initial?.Liaisons[i]}
                 onChange={(patch) =>
                   section.update((f) => ({ ...f, Liaisons: patchAt(f.Liaisons, i, patch) }))
                 }

@@ -103,7 +103,7 @@ export function TransactionTable(props: TransactionTableProps) {
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           {COLUMNS.map((name) => (
-            <TableHead key={name} className={cn('whitespace-nowrap', name === 'Actions' && 'text-right')}>
+            <TableHead key={name} className={cn(name === 'Actions' && 'text-right')}>
               {name}
             </TableHead>
           ))}
@@ -122,10 +122,10 @@ export function TransactionTable(props: TransactionTableProps) {
             <TableCell>{row.TypeDoc}</TableCell>
             <TableCell className="font-mono text-xs whitespace-nowrap">{row.IDTablette}</TableCell>
             <TableCell>{row.LibelleTablette}</TableCell>
-            <TableCell className="w-full max-w-0 min-w-72">
+            <TableCell className="w-full max-w-0 min-w-52">
               <LogCell row={row} />
             </TableCell>
-            <TableCell className="text-right">
+            <TableCell className="text-right whitespace-nowrap">
               <SeeMore row={row} onShowDetail={onShowDetail} />
             </TableCell>
           </TableRow>

@@ -7,17 +7,28 @@ import { ApiError, api } from '../../lib/api-client.ts';
  */
 const userSchema = async () => (await import('@synchro/contracts')).ZUser;
 
+/**
+ * Called when an answer carries a user, before its contract loads: the app starts downloading
+ * what a signed-in screen needs alongside (app/preload.ts) instead of after.
+ */
+export type OnSession = () => void;
+
+const sessionSchema = (onSession?: OnSession) => async () => {
+  onSession?.();
+  return userSchema();
+};
+
 /** GET /api/user: the session source. 401 means signed out (null). */
-export async function fetchUser(signal?: AbortSignal): Promise<TUser | null> {
+export async function fetchUser(signal?: AbortSignal, onSession?: OnSession): Promise<TUser | null> {
   try {
-    return await api.get('/api/user', { schema: userSchema, ...(signal ? { signal } : {}) });
+    return await api.get('/api/user', { schema: sessionSchema(onSession), ...(signal ? { signal } : {}) });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
 }
 
-export const loginRequest = (credentials: TLoginRequest) =>
-  api.post('/api/login', { body: credentials, schema: userSchema });
+export const loginRequest = (credentials: TLoginRequest, onSession?: OnSession) =>
+  api.post('/api/login', { body: credentials, schema: sessionSchema(onSession) });
 /** The answer is not read (docs/spec-notes.md, Web: Calls and errors). */
 export const logoutRequest = () => api.post('/api/logout');

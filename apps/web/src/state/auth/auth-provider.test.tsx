@@ -9,11 +9,11 @@ import { queryKeys } from '../../lib/query-keys.ts';
 import { useAuth } from './auth-context.ts';
 import { AuthProvider } from './auth-provider.tsx';
 
-function setup() {
+function setup(onSession?: () => void) {
   const queryClient = createQueryClient();
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
-      <AuthProvider>{children}</AuthProvider>
+      <AuthProvider onSession={onSession}>{children}</AuthProvider>
     </QueryClientProvider>
   );
   return { queryClient, ...renderHook(() => useAuth(), { wrapper }) };
@@ -47,6 +47,31 @@ describe('AuthProvider', () => {
     await act(() => result.current.logout());
     await waitFor(() => expect(result.current.user).toBeNull());
     expect(queryClient.getQueryData(queryKeys.user)).toBeNull();
+  });
+
+  it('onSession runs when an answer carries a user, before it is parsed; never for a visitor', async () => {
+    const onSession = vi.fn();
+    mockApi({
+      'GET /api/user': () => json({ message: 'Non authentifié' }, 401),
+      'POST /api/login': () => json(demoUser),
+    });
+    const { result } = setup(onSession);
+    await waitFor(() => expect(result.current.user).toBeNull());
+    expect(onSession).not.toHaveBeenCalled();
+    await act(() => result.current.login({ username: 'DEMOA001', password: 'x' }));
+    expect(onSession).toHaveBeenCalledTimes(1);
+
+    // A session found by the user query: called once, and the user is known only after.
+    onSession.mockClear();
+    let userWhenCalled: unknown = 'pas appelé';
+    mockApi({ 'GET /api/user': () => json(demoUser) });
+    const second = setup(() => {
+      onSession();
+      userWhenCalled = second.result.current.user;
+    });
+    await waitFor(() => expect(second.result.current.user).toEqual(demoUser));
+    expect(onSession).toHaveBeenCalledTimes(1);
+    expect(userWhenCalled).toBeUndefined();
   });
 
   it('a failed refresh logs the spec message and gives null', async () => {

@@ -3,17 +3,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TLoginRequest, TUser } from '@synchro/contracts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { AuthContext, type AuthContextValue } from './auth-context.ts';
-import { fetchUser, loginRequest, logoutRequest } from './auth-api.ts';
+import { fetchUser, loginRequest, logoutRequest, type OnSession } from './auth-api.ts';
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+/**
+ * `onSession`: called as soon as the user query or a login answers with a user, before the user
+ * is parsed (the app preloads the signed-in screens then).
+ */
+export function AuthProvider({ children, onSession }: { children: ReactNode; onSession?: OnSession }) {
   const queryClient = useQueryClient();
   const userQuery = useQuery({
     queryKey: queryKeys.user,
-    queryFn: ({ signal }) => fetchUser(signal),
+    queryFn: ({ signal }) => fetchUser(signal, onSession),
   });
 
   const loginMutation = useMutation({
-    mutationFn: (credentials: TLoginRequest) => loginRequest(credentials),
+    mutationFn: (credentials: TLoginRequest) => loginRequest(credentials, onSession),
     onSuccess: (user) => {
       queryClient.setQueryData<TUser | null>(queryKeys.user, user);
     },
