@@ -41,7 +41,7 @@ const created = spawnSync(
     '--sync-id',
     'BENCH001',
     '--client-id',
-    'bench-secret',
+    'bench-client-id-0001',
     '--config',
     'apps/server/demo/connexion-ebp-gescom.xml',
     '--premium',
@@ -58,7 +58,7 @@ try {
   const login = await fetch(`${origin}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({ username: 'BENCH001', password: 'bench-secret' }),
+    body: JSON.stringify({ username: 'BENCH001', password: 'bench-client-id-0001' }),
   });
   if (!login.ok) throw new Error(`login failed: ${login.status}`);
   const cookie = login.headers.get('set-cookie').split(';')[0];

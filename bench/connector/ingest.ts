@@ -78,7 +78,7 @@ function createInstallation(target: Target, syncId: string): string {
     '--sync-id',
     syncId,
     '--client-id',
-    'bench-secret',
+    'bench-client-id-0001',
     '--config',
     join(REPO, 'apps/server/demo/connexion-ebp-gescom.xml'),
     '--premium',
