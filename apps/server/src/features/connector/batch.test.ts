@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { writeBatch, type BatchSteps } from './batch.ts';
+import { checkSliceSize, writeBatch, type BatchSteps } from './batch.ts';
 
-/** writeBatch: chunks written while the next is checked, all or nothing. */
+/** writeBatch: rows written while the next ones are checked, all or nothing. */
 
 let db: Db;
 
@@ -16,10 +16,28 @@ afterAll(async () => {
   await db.close();
 });
 
+/** The test database, seen by writeBatch as a database of `kind` (it only changes the slices). */
+const as = (kind: Db['kind']): Db => ({
+  kind,
+  query: (sql, params, options) => db.query(sql, params, options),
+  exec: (sql) => db.exec(sql),
+  transaction: (fn) => db.transaction(fn),
+  close: async () => {},
+});
+
 const stored = async () =>
   (await db.query<{ id: string }>('SELECT id FROM batch_probe ORDER BY n')).map((r) => r.id);
 
 type Item = { id: string; n: number; bad?: boolean };
+
+async function insertRows(tx: Queryable, rows: readonly Item[]): Promise<number> {
+  const inserted = await tx.query(
+    `INSERT INTO batch_probe (id, n) SELECT * FROM unnest($1::text[], $2::int[])
+     ON CONFLICT (id) DO NOTHING RETURNING 1`,
+    [rows.map((r) => r.id), rows.map((r) => r.n)],
+  );
+  return inserted.length;
+}
 
 function steps(events: string[], overrides: Partial<BatchSteps<Item, Item>> = {}): BatchSteps<Item, Item> {
   return {
@@ -33,13 +51,8 @@ function steps(events: string[], overrides: Partial<BatchSteps<Item, Item>> = {}
     },
     idOf: (item) => item.id,
     write: async (tx: Queryable, rows) => {
-      events.push(`write ${rows[0]?.n}`);
-      const inserted = await tx.query(
-        `INSERT INTO batch_probe (id, n) SELECT * FROM unnest($1::text[], $2::int[])
-         ON CONFLICT (id) DO NOTHING RETURNING 1`,
-        [rows.map((r) => r.id), rows.map((r) => r.n)],
-      );
-      return inserted.length;
+      events.push(`write ${rows.map((r) => r.n).join(',')}`);
+      return insertRows(tx, rows);
     },
     ...overrides,
   };
@@ -49,14 +62,36 @@ const items = (prefix: string, count: number): Item[] =>
   Array.from({ length: count }, (_, n) => ({ id: `${prefix}${n}`, n }));
 
 describe('writeBatch', () => {
-  it('writes every chunk in order, the next one checked while the previous one is written', async () => {
+  it('sends the first slice at once, then what was checked meanwhile, in order, at most a chunk a statement', async () => {
     const events: string[] = [];
-    const answer = await writeBatch(db, items('A', 8), steps(events));
+    // A slow database: everything is checked while the first statement runs.
+    const slow = steps(events, {
+      write: async (tx, rows) => {
+        events.push(`write ${rows.map((r) => r.n).join(',')}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return insertRows(tx, rows);
+      },
+    });
+    const answer = await writeBatch(as('postgres'), items('A', 8), slow);
     expect(answer).toEqual({ inserted: 8, duplicates: 0 });
     expect(await stored()).toEqual(items('A', 8).map((i) => i.id));
-    // A chunk's statement leaves before the next chunk is checked; the statements keep their order.
-    expect(events.slice(0, 3)).toEqual(['check 0', 'write 0', 'check 3']);
-    expect(events.filter((e) => e.startsWith('write'))).toEqual(['write 0', 'write 3', 'write 6']);
+    // The database starts after one item (a slice: a tenth of a chunk of 3) is checked.
+    expect(events.slice(0, 3)).toEqual(['check 0', 'write 0', 'check 1']);
+    const writes = events.filter((e) => e.startsWith('write')).map((e) => e.slice(6).split(',').map(Number));
+    expect(writes.flat()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // Checked while the first ran, the others leave a whole chunk at a time.
+    expect(writes).toEqual([[0], [1, 2, 3], [4, 5, 6], [7]]);
+  });
+
+  it('checks by slices of a tenth of a chunk on PostgreSQL, a whole chunk on the embedded database', () => {
+    expect([1, 3, 10, 11, 250, 500].map((n) => checkSliceSize('postgres', n))).toEqual([1, 1, 1, 2, 25, 50]);
+    expect([1, 3, 250].map((n) => checkSliceSize('pglite', n))).toEqual([1, 3, 250]);
+  });
+
+  it('on the embedded database (same thread), checks and writes a whole chunk at a time', async () => {
+    const events: string[] = [];
+    await writeBatch(as('pglite'), items('P', 8), steps(events));
+    expect(events).toEqual(['check 0', 'write 0,1,2', 'check 3', 'write 3,4,5', 'check 6', 'write 6,7']);
   });
 
   it('counts ids met earlier in the batch or already stored as duplicates (the first is kept)', async () => {
@@ -80,10 +115,14 @@ describe('writeBatch', () => {
     expect(await stored()).toEqual(before);
 
     const late = items('D', 10);
-    late[9] = { ...late[9], bad: true } as Item;
+    late[5] = { ...late[5], bad: true } as Item;
     const events: string[] = [];
-    await expect(writeBatch(db, late, steps(events))).rejects.toThrow('items[9].n');
-    expect(events.filter((e) => e.startsWith('write'))).toEqual(['write 0', 'write 3', 'write 6']);
+    await expect(writeBatch(as('postgres'), late, steps(events))).rejects.toThrow('items[5].n');
+    // Nothing checked after the fault leaves; what left before it is rolled back.
+    const fault = events.indexOf('check 5');
+    expect(events.slice(fault).filter((e) => e.startsWith('write'))).toEqual([]);
+    expect(events.slice(0, fault).some((e) => e.startsWith('write'))).toBe(true);
+    expect(events.filter((e) => e.startsWith('check'))).toHaveLength(10);
     expect(await stored()).toEqual(before);
   });
 
@@ -93,7 +132,7 @@ describe('writeBatch', () => {
     const failing = steps(events, {
       write: async (tx, rows) => {
         events.push(`write ${rows[0]?.n}`);
-        if (rows[0]?.n === 3) await tx.query('SELECT 1/0');
+        if (rows.some((r) => r.n === 3)) await tx.query('SELECT 1/0');
         await tx.query('INSERT INTO batch_probe (id, n) SELECT * FROM unnest($1::text[], $2::int[])', [
           rows.map((r) => r.id),
           rows.map((r) => r.n),
@@ -101,8 +140,11 @@ describe('writeBatch', () => {
         return rows.length;
       },
     });
-    await expect(writeBatch(db, items('E', 9), failing)).rejects.toThrow(/division by zero/);
-    expect(events.filter((e) => e.startsWith('write'))).toEqual(['write 0', 'write 3']);
+    await expect(writeBatch(as('postgres'), items('E', 9), failing)).rejects.toThrow(/division by zero/);
+    // No statement leaves after the failing one.
+    const writes = events.filter((e) => e.startsWith('write'));
+    expect(events.filter((e) => e.startsWith('check'))).toHaveLength(9);
+    expect(Number(writes.at(-1)?.slice(6))).toBeLessThanOrEqual(3);
     expect(await stored()).toEqual(before);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '@synchro/contracts';
 import { ConfigXmlError, encodeConnectorText, parseRecord } from '@synchro/config-xml';
 import { exactText, storedText } from '../../db/text-column.ts';
+import { valuesList } from '../../db/multi-row.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { shownText, utcInstant, writeBatch } from './batch.ts';
@@ -113,13 +114,16 @@ function prepareRecords(
   return rows;
 }
 
-const INSERT_RECORDS = `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure,
-    num_ligne, type_element, etat, log, enreg, has_file, sent_texts, received_at, updated_at)
-  SELECT $1, r.*, $13, $13
-  FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $8::smallint[],
-    $9::text[], $10::text[], $11::boolean[], $12::jsonb[]) AS r
+/** A record's values: $1 the installation, $2 the time of receipt, then its own parameters. */
+const RECORD_VALUES = '$1 ? ? ? ?::timestamptz ?::int ? ?::smallint ? ? ?::boolean ?::jsonb $2 $2'.split(' ');
+
+function insertRecordsStatement(count: number): string {
+  return `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne,
+    type_element, etat, log, enreg, has_file, sent_texts, received_at, updated_at)
+  VALUES ${valuesList(count, 2, RECORD_VALUES)}
   ON CONFLICT (installation_id, id_interne) DO NOTHING
   RETURNING id, id_interne AS "idInterne"`;
+}
 
 const INSERT_FILES = `INSERT INTO import_record_files (record_id, name, size, content)
   SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bytea[])`;
@@ -131,21 +135,26 @@ async function writeRecords(
   rows: RecordRow[],
   now: Date,
 ): Promise<number> {
-  const inserted = await tx.query<{ id: string; idInterne: string }>(INSERT_RECORDS, [
-    installationId,
-    rows.map((r) => r.idInterne),
-    rows.map((r) => r.typeEnreg),
-    rows.map((r) => r.refDoc),
-    rows.map((r) => r.dateHeure),
-    rows.map((r) => r.numLigne),
-    rows.map((r) => r.typeElement),
-    rows.map((r) => r.etat),
-    rows.map((r) => r.log),
-    rows.map((r) => r.enreg),
-    rows.map((r) => r.file !== null),
-    rows.map((r) => r.sentTexts),
-    now,
-  ]);
+  const params: unknown[] = [installationId, now];
+  for (const r of rows) {
+    params.push(
+      r.idInterne,
+      r.typeEnreg,
+      r.refDoc,
+      r.dateHeure,
+      r.numLigne,
+      r.typeElement,
+      r.etat,
+      r.log,
+      r.enreg,
+      r.file !== null,
+      r.sentTexts,
+    );
+  }
+  const inserted = await tx.query<{ id: string; idInterne: string }>(
+    insertRecordsStatement(rows.length),
+    params,
+  );
   await insertFiles(tx, rows, inserted);
   return inserted.length;
 }

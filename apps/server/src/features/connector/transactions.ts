@@ -4,6 +4,7 @@ import {
   type TConnectorBatchAnswer,
   type TPayloadIssue,
 } from '@synchro/contracts';
+import { valuesList } from '../../db/multi-row.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { shownText, utcInstant, writeBatch } from './batch.ts';
 
@@ -62,15 +63,8 @@ function prepareTransactions(
   return rows;
 }
 
-const INSERT_TRANSACTIONS = `WITH inserted AS (
-  INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc,
-    id_tablette, libelle_tablette, log, received_at)
-  SELECT $1, t.*, $11
-  FROM unnest($2::text[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[],
-    $9::text[], $10::text[]) AS t
-  ON CONFLICT (installation_id, tx_id) DO NOTHING
-  RETURNING 1)
-  SELECT count(*)::int AS n FROM inserted`;
+/** A transaction's values: $1 the installation, $2 the time of receipt, then its own parameters. */
+const TRANSACTION_VALUES = '$1 ? ?::smallint ?::timestamptz ? ? ? ? ? ? $2'.split(' ');
 
 async function writeTransactions(
   tx: Queryable,
@@ -78,19 +72,30 @@ async function writeTransactions(
   rows: TransactionRow[],
   now: Date,
 ): Promise<number> {
-  const [row] = await tx.query<{ n: number }>(INSERT_TRANSACTIONS, [
-    installationId,
-    rows.map((r) => r.txId),
-    rows.map((r) => r.err),
-    rows.map((r) => r.dateHeureTrt),
-    rows.map((r) => r.numTransaction),
-    rows.map((r) => r.typeDoc),
-    rows.map((r) => r.refDoc),
-    rows.map((r) => r.idTablette),
-    rows.map((r) => r.libelleTablette),
-    rows.map((r) => r.log),
-    now,
-  ]);
+  const params: unknown[] = [installationId, now];
+  for (const r of rows) {
+    params.push(
+      r.txId,
+      r.err,
+      r.dateHeureTrt,
+      r.numTransaction,
+      r.typeDoc,
+      r.refDoc,
+      r.idTablette,
+      r.libelleTablette,
+      r.log,
+    );
+  }
+  const [row] = await tx.query<{ n: number }>(
+    `WITH inserted AS (
+      INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc,
+        id_tablette, libelle_tablette, log, received_at)
+      VALUES ${valuesList(rows.length, 2, TRANSACTION_VALUES)}
+      ON CONFLICT (installation_id, tx_id) DO NOTHING
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM inserted`,
+    params,
+  );
   return row?.n ?? 0;
 }
 
