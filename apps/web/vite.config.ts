@@ -45,6 +45,70 @@ function authBudget(): Plugin {
   };
 }
 
+/** The page a signed-in visit of / or /auth gets (apps/server/src/static/spa.ts). */
+export const SIGNED_IN_PAGE = 'index-signed-in.html';
+/** What a signed-in first load needs after the entry: the layout, Général and its data's module. */
+const SIGNED_IN_MODULES = [
+  '/src/app/shell/app-shell.tsx',
+  '/src/features/dashboard/dashboard-page.tsx',
+  '/src/features/dashboard/dashboard-api.ts',
+];
+
+/**
+ * Writes index-signed-in.html: index.html plus a modulepreload of every chunk the signed-in layout
+ * and Général need beyond the entry's (the contracts among them), and a preload of Général's data.
+ * The server sends it instead of index.html to a visit of / or /auth that carries a session cookie:
+ * those downloads then leave with the page instead of after the entry has run and the session has
+ * answered (docs/web.md, Delivery).
+ */
+function signedInPage(): Plugin {
+  return {
+    name: 'synchro-signed-in-page',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') return this.error('signed-in page: index.html not found');
+      const chunks = new Map<string, { imports: string[] }>();
+      const wanted: string[] = [];
+      let entry: string | undefined;
+      for (const [fileName, output] of Object.entries(bundle)) {
+        if (output.type !== 'chunk') continue;
+        chunks.set(fileName, { imports: output.imports });
+        if (output.isEntry) entry = fileName;
+        const id = output.facadeModuleId ?? '';
+        if (SIGNED_IN_MODULES.some((m) => id.endsWith(m))) wanted.push(fileName);
+      }
+      if (!entry || wanted.length !== SIGNED_IN_MODULES.length) {
+        return this.error(`signed-in page: chunks not found (${wanted.join(', ')})`);
+      }
+      const closure = (roots: string[]) => {
+        const seen = new Set<string>();
+        const visit = (f: string) => {
+          if (seen.has(f)) return;
+          seen.add(f);
+          for (const i of chunks.get(f)?.imports ?? []) visit(i);
+        };
+        roots.forEach(visit);
+        return seen;
+      };
+      const loaded = closure([entry]);
+      const extra = [...closure(wanted)].filter((f) => !loaded.has(f));
+      const links = [
+        ...extra.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">`),
+        '    <link rel="preload" href="/api/dashboard" as="fetch" crossorigin="use-credentials" />',
+      ].join('\n');
+      const source = String(html.source);
+      if (!source.includes('</head>')) return this.error('signed-in page: no </head> in index.html');
+      this.emitFile({
+        type: 'asset',
+        fileName: SIGNED_IN_PAGE,
+        source: source.replace(/\s*<\/head>/, `\n${links}\n  </head>`),
+      });
+    },
+  };
+}
+
 /** Text files of the build that get a `.br` and a `.gz` beside them (served by apps/server/src/static/spa.ts). */
 const PRECOMPRESSED = /\.(?:js|mjs|css|html|svg|json|txt|xml|webmanifest)$/;
 /** Below this, compressing saves less than the headers weigh (the server's own threshold too). */
@@ -106,7 +170,7 @@ function precompress(): Plugin {
 // and served by the server in production. `reportCompressedSize` prints the gzip size of every chunk.
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), tailwindcss(), authBudget(), precompress()],
+  plugins: [react(), tailwindcss(), authBudget(), signedInPage(), precompress()],
   server: {
     port: 5173,
     proxy: {

@@ -1,5 +1,10 @@
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
 import { ConfigCache } from './domain/config-cache.ts';
@@ -23,7 +28,8 @@ import { installRequestGuards } from './http/security.ts';
 import { installSessionGuard } from './http/session-guard.ts';
 import { loggerOptions } from './http/logging.ts';
 import { createAutomateAddressPolicy } from './network/automate-address.ts';
-import { hasBuiltSpa, isSpaPage, serveSpa } from './static/spa.ts';
+import { readSessionToken } from './http/session-cookie.ts';
+import { hasBuiltSpa, isSpaPage, serveSpa, spaPage } from './static/spa.ts';
 
 export interface AppDeps {
   db: Db;
@@ -105,11 +111,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;
   if (spa) await serveSpa(app, spa);
 
+  // Pages of the SPA: `/` and every client route (the page depends on the session cookie: spaPage).
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, dir: string) => {
+    void reply.header('Cache-Control', 'no-cache').header('Vary', 'Cookie');
+    return reply.sendFile(spaPage(dir, request.url, readSessionToken(request) !== undefined));
+  };
+  if (spa) app.get('/', (request, reply) => sendPage(request, reply, spa));
   app.setNotFoundHandler(async (request, reply) => {
-    if (spa && isSpaPage(request)) {
-      void reply.header('Cache-Control', 'no-cache');
-      return reply.sendFile('index.html');
-    }
+    if (spa && isSpaPage(request)) return sendPage(request, reply, spa);
     return sendNotFound(request, reply);
   });
   return app;

@@ -17,6 +17,9 @@ const INDEX = Buffer.from(`<!doctype html><title>Synchro</title>${'<!-- padding 
 const SCRIPT = Buffer.from(
   `export const values = [${Array.from({ length: 800 }, (_, i) => i).join(',')}];\n`,
 );
+const SIGNED_IN = Buffer.from(
+  `<!doctype html><title>Synchro</title><link rel="modulepreload" href="/assets/shell.js">${'<!-- padding -->'.repeat(100)}`,
+);
 const STYLE = Buffer.from(`.a{color:red}\n`.repeat(200));
 const SMALL = Buffer.from('console.log(1)');
 
@@ -33,6 +36,7 @@ beforeAll(async () => {
   mkdirSync(join(web, 'assets'));
   mkdirSync(join(web, '.git'));
   withSiblings(join(web, 'index.html'), INDEX);
+  withSiblings(join(web, 'index-signed-in.html'), SIGNED_IN);
   withSiblings(join(web, 'assets', 'app-abc123.js'), SCRIPT);
   withSiblings(join(web, 'assets', 'style-abc123.css'), STYLE, ['gz']);
   writeFileSync(join(web, 'assets', 'small-abc123.js'), SMALL);
@@ -59,11 +63,12 @@ function decoded(res: LightMyRequestResponse): Buffer {
   throw new Error(`unexpected encoding ${String(encoding)}`);
 }
 
-const varies = (res: LightMyRequestResponse) =>
+const variesOn = (res: LightMyRequestResponse, header: string) =>
   String(res.headers.vary ?? '')
     .toLowerCase()
     .split(/\s*,\s*/)
-    .includes('accept-encoding');
+    .includes(header);
+const varies = (res: LightMyRequestResponse) => variesOn(res, 'accept-encoding');
 
 describe('precompressed files', () => {
   it.each([
@@ -145,6 +150,39 @@ describe('precompressed files', () => {
     expect(res.headers['content-encoding']).toBe('br');
     expect(varies(res)).toBe(true);
     expect(res.rawPayload.length).toBe(0);
+  });
+});
+
+describe('the page of a signed-in visit', () => {
+  const cookie = { cookie: `synchro_session=${'a'.repeat(43)}`, 'accept-encoding': 'br' };
+
+  it.each(['/', '/auth', '/auth?syncId=A'])(
+    '%s with a session cookie: the page that preloads Général, precompressed, varying on the cookie',
+    async (url) => {
+      const res = await get(url, cookie);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(decoded(res).equals(SIGNED_IN)).toBe(true);
+      expect(variesOn(res, 'cookie')).toBe(true);
+      expect(varies(res)).toBe(true);
+    },
+  );
+
+  it.each([
+    ['/planning', cookie],
+    ['/', { 'accept-encoding': 'br' }],
+    ['/auth', { 'accept-encoding': 'br', cookie: 'synchro_session=not-a-session-token' }],
+  ])('%s %j: index.html', async (url, headers) => {
+    const res = await get(url, headers);
+    expect(res.statusCode).toBe(200);
+    expect(decoded(res).equals(INDEX)).toBe(true);
+  });
+
+  it('is also a plain built file at its own name (it holds nothing secret)', async () => {
+    const res = await get('/index-signed-in.html', { 'accept-encoding': 'br' });
+    expect(res.statusCode).toBe(200);
+    expect(decoded(res).equals(SIGNED_IN)).toBe(true);
   });
 });
 

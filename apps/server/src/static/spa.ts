@@ -53,3 +53,18 @@ export function isSpaPage(request: FastifyRequest): boolean {
     path !== '/api' && !path.startsWith('/api/') && !path.startsWith('/assets/') && !DOT_SEGMENT.test(path)
   );
 }
+
+/** Built beside index.html by apps/web/vite.config.ts (signedInPage). */
+export const SIGNED_IN_PAGE = 'index-signed-in.html';
+/** The pages a signed-in visitor lands on with Général: `/`, and `/auth` that sends them there. */
+const GENERAL_PATHS = new Set(['/', '/auth']);
+
+/**
+ * The HTML of a page of the SPA: a visit of / or /auth with a session cookie gets the page that
+ * preloads the signed-in layout, Général and its data with the entry (docs/web.md, Delivery); any
+ * other visit index.html. The cookie is not checked here: a stale one only costs those downloads.
+ */
+export function spaPage(dir: string, url: string, hasSessionCookie: boolean): string {
+  const signedIn = hasSessionCookie && GENERAL_PATHS.has(decodedPath(url));
+  return signedIn && existsSync(join(dir, SIGNED_IN_PAGE)) ? SIGNED_IN_PAGE : 'index.html';
+}
