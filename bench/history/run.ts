@@ -177,23 +177,35 @@ function download(url: string, cookie: string): Promise<number> {
   });
 }
 
+/**
+ * The export of `rows` rows, with the server's memory read every 100 ms: its peak, and the highest
+ * reading in each quarter of the download's time (flat memory: the last quarters no higher than
+ * the first, whatever the number of rows already sent).
+ */
 async function exportCsv(server: Server, path: string, rows: number): Promise<ExportResult> {
   const pid = server.process.pid ?? 0;
   const rssBefore = rssMb(pid);
-  let peak = rssBefore;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+  const samples: { at: number; rss: number }[] = [];
   const t0 = performance.now();
+  const sampler = setInterval(() => samples.push({ at: performance.now() - t0, rss: rssMb(pid) }), 100);
   const bytes = await download(`${server.base}${path}`, server.cookie);
-  const seconds = (performance.now() - t0) / 1000;
+  const ms = performance.now() - t0;
   clearInterval(sampler);
+  const rssByQuarter = [0, 1, 2, 3].map((q) =>
+    Math.max(
+      rssBefore,
+      ...samples.filter((s) => Math.min(3, Math.floor((4 * s.at) / ms)) === q).map((s) => s.rss),
+    ),
+  );
   return {
     path,
     rows,
-    seconds,
-    rowsPerSecond: rows / seconds,
+    seconds: ms / 1000,
+    rowsPerSecond: rows / (ms / 1000),
     megabytes: bytes / 2 ** 20,
     rssBefore,
-    rssPeak: peak,
+    rssPeak: Math.max(...rssByQuarter),
+    rssByQuarter,
   };
 }
 
