@@ -8,10 +8,9 @@ import { startServerProcess } from './helpers/server-process.ts';
 const root = mkdtempSync(join(tmpdir(), 'synchro-demo-off-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** The real server process until its banner, then Ctrl-C; its output. */
+/** The real server process until its banner, then Ctrl-C; its whole output. */
 async function runServer(env: Record<string, string>): Promise<string> {
   const server = await startServerProcess(env);
-  await new Promise((r) => setTimeout(r, 300)); // the lines after the banner
   expect(await server.stop()).toBe(0);
   return server.output();
 }

@@ -69,7 +69,7 @@ export interface ServerProcess {
   output(): string;
   /** SIGKILL, resolved once the process is gone. */
   kill9(): Promise<void>;
-  /** SIGINT (a clean stop), resolved with the exit code. */
+  /** SIGINT (a clean stop), resolved with the exit code once all the output is read. */
   stop(): Promise<number | null>;
 }
 
@@ -95,7 +95,8 @@ export async function startServerProcess(
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close': the process is gone and its output read to the end (on 'exit' some may still be in the pipes).
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
       const port = /démarrée en [\d.]+ s : http:\/\/[^:]+:(\d+)/.exec(output)?.[1];
