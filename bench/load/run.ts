@@ -83,8 +83,11 @@ interface Measure {
   name: string;
   result: Result;
   routes: Map<string, RouteCount>;
-  /** Before the load; after its first sixth (warm); peak; 2 s after it. */
-  rss: { start: number; warm: number; peak: number; end: number } | null;
+  /**
+   * Before the load; after its first sixth (warm); peak; 2 s after it; and the highest reading in
+   * each sixth of the load (a leak keeps climbing to the last sixth; caches fill and level off).
+   */
+  rss: { start: number; warm: number; peak: number; end: number; bySixth: number[] } | null;
 }
 
 function percentile(samples: number[], p: number): number {
@@ -265,11 +268,14 @@ async function measureServer(name: TargetName): Promise<Measure> {
       const start = rssMb(pid);
       let peak = start;
       let warm = start;
+      const bySixth = [0, 0, 0, 0, 0, 0];
       const began = performance.now();
       const sampler = setInterval(() => {
         const now = rssMb(pid);
         peak = Math.max(peak, now);
-        if (performance.now() - began <= (SECONDS * 1000) / 6) warm = now;
+        const sixth = Math.min(5, Math.floor((6 * (performance.now() - began)) / (SECONDS * 1000)));
+        bySixth[sixth] = Math.max(bySixth[sixth] ?? 0, now);
+        if (sixth === 0) warm = now;
       }, 1000);
       const routes = new Map<string, RouteCount>();
       process.stdout.write(`[${name}] ${SECONDS} s, ${CONNECTIONS} connections…\n`);
@@ -285,7 +291,7 @@ async function measureServer(name: TargetName): Promise<Measure> {
       await new Promise((r) => setTimeout(r, 2000));
       const end = rssMb(pid);
       peak = Math.max(peak, end);
-      return { name, result, routes, rss: { start, warm, peak, end } };
+      return { name, result, routes, rss: { start, warm, peak, end, bySixth } };
     } finally {
       await stopServer(server);
     }
@@ -320,7 +326,7 @@ process.stdout.write('ready\\n');`;
       duration: SECONDS,
     });
     const end = rssMb(pid);
-    return { name: 'bare', result, routes, rss: { start, warm: end, peak: end, end } };
+    return { name: 'bare', result, routes, rss: { start, warm: end, peak: end, end, bySixth: [] } };
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
@@ -345,13 +351,13 @@ function section(measures: Measure[], machine: string, loadAtEnd: string): strin
       'user of one installation cycling through every screen’s GET routes (user, dashboard, server IP, the nine ' +
       'configuration views, diagnostic, history and trace: first page, errors only, a search, a deep page), a save of ' +
       'its own terminal with If-Match, and connector pushes of 10 import records and 20 transactions. Console ' +
-      'requests accept br/gzip. RSS: the server process, signed in before the load → after the first sixth of it (warm) → peak → 2 s after it; growth is read from warm to end. The bare ' +
+      'requests accept br/gzip. RSS: the server process, signed in before the load → after the first sixth of it (warm) → peak → 2 s after it, and the highest reading in each sixth of the load (growth that levels off is caches filling; a leak climbs to the last sixth). The bare ' +
       'fastify hello-world runs in the same run, same connections and duration, as the reference.',
     '',
     `Machine: ${machine}, load average at the end ${loadAtEnd}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     '',
-    '| target | req/s | ÷ bare | p50 ms | p99 ms | requests | non-2xx | errors / timeouts | RSS start → warm → peak → end (MB) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| target | req/s | ÷ bare | p50 ms | p99 ms | requests | non-2xx | errors / timeouts | RSS start → warm → peak → end (MB) | highest RSS by sixth of the load (MB) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const m of measures) {
     const r = m.result;
@@ -361,7 +367,7 @@ function section(measures: Measure[], machine: string, loadAtEnd: string): strin
       : '';
     lines.push(
       `| ${LABELS[m.name] ?? m.name} | ${Math.round(r.requests.average)} | ${ratio} | ${r.latency.p50} | ` +
-        `${r.latency.p99} | ${r.requests.total} | ${r.non2xx} | ${r.errors} / ${r.timeouts} | ${rss} |`,
+        `${r.latency.p99} | ${r.requests.total} | ${r.non2xx} | ${r.errors} / ${r.timeouts} | ${rss} | ${m.rss?.bySixth.map((v) => v.toFixed(0)).join(' · ') ?? ''} |`,
     );
   }
   const servers = measures.filter((m) => m.routes.size > 0);
