@@ -73,8 +73,8 @@ export function openPostgres(options: PostgresOptions): Db {
       try {
         await marked(client.query('BEGIN'));
         const result = await fn({
-          async query<T>(sql: string, params: readonly unknown[] = []) {
-            const res = await marked(client.query(bounded(sql, params)));
+          async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
+            const res = await marked(client.query(bounded(sql, params, options.prepare)));
             return res.rows as T[];
           },
           async exec(sql: string) {

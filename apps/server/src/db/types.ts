@@ -2,7 +2,7 @@ export interface QueryOptions {
   /**
    * Name of a prepared statement for a hot query (the session check of every protected request):
    * parsed and planned once per connection, then only bound and executed. One name, one SQL text.
-   * Inside a transaction the statement is run unprepared.
+   * Inside a transaction PostgreSQL prepares it too; PGlite runs it unprepared there.
    */
   prepare?: string;
 }

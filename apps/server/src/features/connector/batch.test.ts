@@ -62,12 +62,14 @@ const items = (prefix: string, count: number): Item[] =>
   Array.from({ length: count }, (_, n) => ({ id: `${prefix}${n}`, n }));
 
 describe('writeBatch', () => {
-  it('sends the first slice at once, then what was checked meanwhile, in order, at most a chunk a statement', async () => {
+  it('sends the first slice at once, then whole chunks, then the rest, in order; slices and chunks are standard sizes', async () => {
     const events: string[] = [];
+    const standard: boolean[] = [];
     // A slow database: everything is checked while the first statement runs.
     const slow = steps(events, {
-      write: async (tx, rows) => {
+      write: async (tx, rows, isStandard) => {
         events.push(`write ${rows.map((r) => r.n).join(',')}`);
+        standard.push(isStandard);
         await new Promise((resolve) => setTimeout(resolve, 200));
         return insertRows(tx, rows);
       },
@@ -79,8 +81,16 @@ describe('writeBatch', () => {
     expect(events.slice(0, 3)).toEqual(['check 0', 'write 0', 'check 1']);
     const writes = events.filter((e) => e.startsWith('write')).map((e) => e.slice(6).split(',').map(Number));
     expect(writes.flat()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    // Checked while the first ran, the others leave a whole chunk at a time.
+    // Checked while the first ran, the others leave a whole chunk at a time, the rest last.
     expect(writes).toEqual([[0], [1, 2, 3], [4, 5, 6], [7]]);
+    expect(standard).toEqual([true, true, true, false]);
+  });
+
+  it('a chunk leaves only once it is whole, however fast the database is', async () => {
+    const events: string[] = [];
+    await writeBatch(as('postgres'), items('W', 8), steps(events));
+    const writes = events.filter((e) => e.startsWith('write')).map((e) => e.slice(6));
+    expect(writes).toEqual(['0', '1,2,3', '4,5,6', '7']);
   });
 
   it('checks by slices of a tenth of a chunk on PostgreSQL, a whole chunk on the embedded database', () => {
@@ -91,7 +101,8 @@ describe('writeBatch', () => {
   it('on the embedded database (same thread), checks and writes a whole chunk at a time', async () => {
     const events: string[] = [];
     await writeBatch(as('pglite'), items('P', 8), steps(events));
-    expect(events).toEqual(['check 0', 'write 0,1,2', 'check 3', 'write 3,4,5', 'check 6', 'write 6,7']);
+    expect(events.filter((e) => e.startsWith('check'))).toEqual(['check 0', 'check 3', 'check 6']);
+    expect(events.filter((e) => e.startsWith('write'))).toEqual(['write 0,1,2', 'write 3,4,5', 'write 6,7']);
   });
 
   it('counts ids met earlier in the batch or already stored as duplicates (the first is kept)', async () => {

@@ -52,8 +52,12 @@ export interface BatchSteps<T, R> {
   /** The rows of a slice of items (`offset`: index of its first item); faults go to `issues`. */
   prepare: (slice: readonly T[], offset: number, issues: TPayloadIssue[]) => R[];
   idOf: (row: R) => string;
-  /** One multi-row statement (and what belongs with it); resolves to the rows inserted. */
-  write: (tx: Queryable, rows: R[]) => Promise<number>;
+  /**
+   * One multi-row statement (and what belongs with it); resolves to the rows inserted. `standard`:
+   * the rows are one of the batch's standard statement sizes (a slice, a chunk), so the statement
+   * may be a named, prepared one (a handful of texts per connection, planned once).
+   */
+  write: (tx: Queryable, rows: R[], standard: boolean) => Promise<number>;
 }
 
 /**
@@ -67,14 +71,14 @@ export function checkSliceSize(kind: Db['kind'], chunkSize: number): number {
 
 /**
  * A batch, all or nothing, in one transaction. The items are checked a slice at a time
- * (checkSliceSize); whenever
- * the database is free, the rows checked so far (up to `chunkSize`) leave as one multi-row
- * statement, and checking goes on while it is written. So the database starts after one slice,
- * never waits for a whole chunk to be checked, and the two cores work together (checking an item
- * takes less than writing it). A fault is still gathered with all the others, nothing more is
- * sent, and the transaction is rolled back: the answer is the 400 naming every fault, and nothing
- * is written. An id already met earlier in the batch is a duplicate (the first one is kept), like
- * an id already stored.
+ * (checkSliceSize). The first slice checked leaves at once as one multi-row statement; then,
+ * whenever the database is free and a whole chunk is checked, the chunk leaves; what is left at the
+ * end leaves last. Checking goes on while the database writes, so the database starts after one
+ * slice and, checking an item taking less than writing it, seldom waits; statements of the same
+ * few sizes can be prepared once per connection (`standard`). A fault is still gathered with all
+ * the others, nothing more is sent, and the transaction is rolled back: the answer is the 400
+ * naming every fault, and nothing is written. An id already met earlier in the batch is a
+ * duplicate (the first one is kept), like an id already stored.
  */
 export async function writeBatch<T, R>(
   db: Db,
@@ -90,12 +94,17 @@ export async function writeBatch<T, R>(
       let failure: unknown = null;
       let ready: R[] = [];
       let writing: Promise<void> | null = null;
+      let checkedAll = false;
+      let sent = 0;
       const sendReady = (): void => {
         if (writing !== null || failure !== null || issues.length > 0 || ready.length === 0) return;
-        const rows = ready.slice(0, steps.chunkSize);
+        const size = sent === 0 ? slice : steps.chunkSize;
+        if (ready.length < size && !checkedAll) return;
+        const rows = ready.slice(0, size);
         ready = ready.slice(rows.length);
+        sent += 1;
         writing = steps
-          .write(tx, rows)
+          .write(tx, rows, rows.length === size)
           .then(
             (n) => {
               inserted += n;
@@ -122,6 +131,7 @@ export async function writeBatch<T, R>(
         // Let a finished statement's answer in, so that the next one leaves at once.
         await new Promise((resolve) => setImmediate(resolve));
       }
+      checkedAll = true;
       sendReady();
       while (writing !== null) await writing;
       if (failure !== null) throw failure;

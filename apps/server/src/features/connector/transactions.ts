@@ -71,6 +71,7 @@ async function writeTransactions(
   installationId: string,
   rows: TransactionRow[],
   now: Date,
+  standard: boolean,
 ): Promise<number> {
   const params: unknown[] = [installationId, now];
   for (const r of rows) {
@@ -95,6 +96,7 @@ async function writeTransactions(
       RETURNING 1)
     SELECT count(*)::int AS n FROM inserted`,
     params,
+    standard ? { prepare: `connector_insert_transactions_${rows.length}` } : {},
   );
   return row?.n ?? 0;
 }
@@ -116,6 +118,6 @@ export async function ingestTransactions(
     chunkSize: TRANSACTIONS_PER_STATEMENT,
     prepare: (chunk, offset, issues) => prepareTransactions(chunk, zone, offset, issues),
     idOf: (r) => r.txId,
-    write: (tx, rows) => writeTransactions(tx, installationId, rows, now),
+    write: (tx, rows, standard) => writeTransactions(tx, installationId, rows, now, standard),
   });
 }
