@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, createBrotliDecompress, createGunzip, gunzipSync } from 'node:zlib';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { SYNC_HISTORY_EXPORT_PATH, syncHistoryRecordPath } from '@synchro/contracts';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, signIn, testApp } from '../../test/helpers/app.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
+import { decoded, varies } from '../../test/helpers/encoded-answer.ts';
 import { insertRecords, insertRecordSeries } from '../../test/helpers/history.ts';
 import type { Db, QueryOptions, Queryable } from '../db/types.ts';
 
@@ -116,20 +117,6 @@ afterAll(async () => {
 
 /** A PDF-like file that would compress well: only its type keeps it from being compressed. */
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(8000, 'A')]);
-
-function decoded(res: LightMyRequestResponse): Buffer {
-  const encoding = res.headers['content-encoding'];
-  if (encoding === 'br') return brotliDecompressSync(res.rawPayload);
-  if (encoding === 'gzip') return gunzipSync(res.rawPayload);
-  if (encoding === undefined) return res.rawPayload;
-  throw new Error(`unexpected encoding ${String(encoding)}`);
-}
-
-const varies = (res: { headers: Record<string, unknown> }) =>
-  String(res.headers.vary ?? '')
-    .toLowerCase()
-    .split(/\s*,\s*/)
-    .includes('accept-encoding');
 
 describe('JSON answers', () => {
   it.each([

@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../test/helpers/app.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
+import { decoded, varies, variesOn } from '../../test/helpers/encoded-answer.ts';
 
 /**
  * The built SPA as the server sends it: the precompressed sibling the client accepts (the build
@@ -54,21 +55,6 @@ afterAll(async () => {
 
 const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
   app.inject({ method, url, headers });
-
-function decoded(res: LightMyRequestResponse): Buffer {
-  const encoding = res.headers['content-encoding'];
-  if (encoding === 'br') return brotliDecompressSync(res.rawPayload);
-  if (encoding === 'gzip') return gunzipSync(res.rawPayload);
-  if (encoding === undefined) return res.rawPayload;
-  throw new Error(`unexpected encoding ${String(encoding)}`);
-}
-
-const variesOn = (res: LightMyRequestResponse, header: string) =>
-  String(res.headers.vary ?? '')
-    .toLowerCase()
-    .split(/\s*,\s*/)
-    .includes(header);
-const varies = (res: LightMyRequestResponse) => variesOn(res, 'accept-encoding');
 
 describe('precompressed files', () => {
   it.each([
