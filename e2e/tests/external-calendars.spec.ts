@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { restoreSectionAfterAll } from '../support/sections.ts';
 import { signIn } from '../support/session.ts';
+import { pickOption } from '../support/select.ts';
 
 const SAVED = 'Les agendas externes ont été mis à jour avec succès.';
 
@@ -12,13 +13,11 @@ async function open(page: Page) {
 }
 
 async function pick(page: Page, combobox: string | RegExp, option: string) {
-  await page
-    .getByRole(
-      'combobox',
-      typeof combobox === 'string' ? { name: combobox, exact: true } : { name: combobox },
-    )
-    .click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const trigger = page.getByRole(
+    'combobox',
+    typeof combobox === 'string' ? { name: combobox, exact: true } : { name: combobox },
+  );
+  await pickOption(page, trigger, option);
 }
 
 async function save(page: Page) {

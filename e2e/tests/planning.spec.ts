@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { restoreSectionAfterAll } from '../support/sections.ts';
+import { pickOption } from '../support/select.ts';
 import { signIn } from '../support/session.ts';
 
 const TITLE = 'Planification des synchronisations';
@@ -14,8 +15,7 @@ async function open(page: Page) {
 }
 
 async function pick(page: Page, combobox: string | RegExp, option: string) {
-  await page.getByRole('combobox', { name: combobox }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  await pickOption(page, page.getByRole('combobox', { name: combobox }), option);
 }
 
 async function save(page: Page) {

@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/session.ts';
 import { expectLeaveGuard } from '../support/guard.ts';
 import { restoreSectionAfterAll } from '../support/sections.ts';
+import { pickOption } from '../support/select.ts';
 
 async function open(page: Page, path: string, title: string) {
   await page.goto(path);
@@ -33,8 +34,7 @@ test.describe('Paramètres', () => {
     await open(page, '/database', 'Base de données source');
     const block = page.getByRole('region', { name: 'Connexion 2' });
     await block.getByLabel('Serveur').fill('SRV-E2E\\SQL');
-    await block.getByRole('combobox', { name: /^Provider/ }).click();
-    await page.getByRole('option', { name: 'ODBC 32/64 bits' }).click();
+    await pickOption(page, block.getByRole('combobox', { name: /^Provider/ }), 'ODBC 32/64 bits');
     await expectLeaveGuard(page, '/database');
     await saveAndExpect(page, 'Les paramètres de connexion ont été sauvegardés');
 

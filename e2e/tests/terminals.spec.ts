@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { restoreSectionAfterAll } from '../support/sections.ts';
 import { signIn } from '../support/session.ts';
+import { pickOption } from '../support/select.ts';
 
 // Edits terminal #25 only (free in the fixture), with values that do not depend on earlier runs;
 // puts it back afterwards (the dashboard counts the declared terminals).
@@ -43,8 +44,7 @@ test.describe('Terminaux', () => {
     const name = `Terminal E2E ${Date.now() % 1_000_000}`;
     await page.getByLabel("Nom de l'utilisateur").fill(name);
     await page.getByLabel('Identifiant Tablette / PC').fill('E2E-TAB-25');
-    await page.getByRole('combobox', { name: /^Technicien par défaut/ }).click();
-    await page.getByRole('option', { name: 'MERCIER Julien' }).click();
+    await pickOption(page, page.getByRole('combobox', { name: /^Technicien par défaut/ }), 'MERCIER Julien');
     await page.getByRole('checkbox', { name: 'FAURE Claire' }).check();
     const features = page.getByRole('list', { name: 'Fonctionnalités' });
     await page.getByRole('button', { name: 'Tout Interdire' }).click();
