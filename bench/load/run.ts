@@ -22,6 +22,7 @@ import autocannon, { type Context, type Request, type Result } from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { terminalPayloadOf, type TTerminalView } from '@synchro/contracts';
 import { describeMachine } from '../config-xml/machine.ts';
 import { recordOf, transactionOf } from '../connector/rows.ts';
 import {
@@ -55,21 +56,10 @@ const PORT = Number(args.port);
 const CLIENT_ID = 'bench-load-client-secret';
 const syncIdOf = (k: number) => `LOADBN${String(k).padStart(2, '0')}`;
 
-interface Terminal {
-  xmlIndex: number;
-  Nom: string;
-  ID_Tablette: string;
-  ID_Smartphone: string;
-  technicienId: string;
-  depotId: string;
-  commerciaux: { IDInterne: string; Libelle: string }[];
-  authorizations: { ID: string; Libelle: string; Autorise: number }[];
-}
-
 interface Installation {
   cookie: string;
   token: string;
-  terminals: Terminal[];
+  terminals: TTerminalView[];
 }
 
 interface RouteCount {
@@ -173,8 +163,7 @@ function mix(base: string, installations: Installation[], routes: Map<string, Ro
         const flip = Number(context.flip ?? 0);
         context.flip = flip + 1;
         const authorizations = t.authorizations.map((a, i) => ({
-          ID: a.ID,
-          Libelle: a.Libelle,
+          ...a,
           Autorise: i === 0 ? (flip % 2 ? 1 : 0) : a.Autorise,
         }));
         return {
@@ -186,18 +175,7 @@ function mix(base: string, installations: Installation[], routes: Map<string, Ro
             'content-type': 'application/json',
             'if-match': String(context.version ?? ''),
           },
-          body: JSON.stringify({
-            terminalIndex: t.xmlIndex,
-            terminal: {
-              Nom: t.Nom,
-              ID_Tablette: t.ID_Tablette,
-              ID_Smartphone: t.ID_Smartphone,
-              technicienId: t.technicienId,
-              depotId: t.depotId,
-              commerciaux: t.commerciaux,
-              authorizations,
-            },
-          }),
+          body: JSON.stringify(terminalPayloadOf(t, { authorizations })),
         };
       },
       onResponse: (status, _body, context) => count('PATCH /api/config/terminal')(status, context),
@@ -261,7 +239,7 @@ async function measureServer(name: TargetName): Promise<Measure> {
       for (const [k, token] of tokens.entries()) {
         const cookie = await signIn(server.base, syncIdOf(k), CLIENT_ID);
         const res = await fetch(`${server.base}/api/config/terminals`, { headers: { cookie } });
-        const view = (await res.json()) as { data: { terminals: Terminal[] } };
+        const view = (await res.json()) as { data: { terminals: TTerminalView[] } };
         installations.push({ cookie, token, terminals: view.data.terminals });
       }
       const pid = server.process.pid ?? 0;

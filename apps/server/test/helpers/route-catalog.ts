@@ -1,4 +1,4 @@
-import { CONFIG_SECTIONS } from '@synchro/contracts';
+import { CONFIG_SECTIONS, terminalPayloadOf } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/types.ts';
@@ -149,19 +149,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'PATCH /api/config/terminal': {
     kind: 'own',
     body: async (c) => {
-      const t = (await view(c, CONFIG_SECTIONS.terminals.getPath)).terminals[0];
-      return {
-        terminalIndex: t.xmlIndex,
-        terminal: {
-          Nom: t.Nom,
-          ID_Tablette: t.ID_Tablette,
-          ID_Smartphone: t.ID_Smartphone,
-          technicienId: t.technicienId,
-          depotId: t.depotId,
-          commerciaux: t.commerciaux,
-          authorizations: t.authorizations,
-        },
-      };
+      return terminalPayloadOf((await view(c, CONFIG_SECTIONS.terminals.getPath)).terminals[0]);
     },
   },
   'GET /api/sync-history': { kind: 'own', query: '?pageSize=100' },

@@ -82,3 +82,24 @@ export const ZTerminalPayload = z.object({
   terminal: ZTerminalInput,
 });
 export type TTerminalPayload = z.input<typeof ZTerminalPayload>;
+
+/** The save that writes a terminal back as it is viewed (`changes` on top). */
+export function terminalPayloadOf(
+  view: TTerminalView,
+  changes: Partial<TTerminalInput> = {},
+): TTerminalPayload {
+  const { Nom, ID_Tablette, ID_Smartphone, technicienId, depotId, commerciaux, authorizations } = view;
+  return {
+    terminalIndex: view.xmlIndex,
+    terminal: {
+      Nom,
+      ID_Tablette,
+      ID_Smartphone,
+      technicienId,
+      depotId,
+      commerciaux,
+      authorizations,
+      ...changes,
+    },
+  };
+}

@@ -3,6 +3,7 @@ import {
   CONFIG_SECTIONS,
   CONFLICT_MESSAGE,
   SECRET_PLACEHOLDER,
+  terminalPayloadOf,
   ZPlanningsList,
   ZSaveResponse,
   type TSaveableSectionKey,
@@ -202,21 +203,7 @@ const ENDPOINTS: Endpoint[] = [
     url: '/api/config/terminal',
     view: CONFIG_SECTIONS.terminals.getPath,
     message: 'Les modifications ont été enregistrées avec succès',
-    toPayload: (v) => {
-      const t = v.terminals[0];
-      return {
-        terminalIndex: t.xmlIndex,
-        terminal: {
-          Nom: t.Nom,
-          ID_Tablette: t.ID_Tablette,
-          ID_Smartphone: t.ID_Smartphone,
-          technicienId: t.technicienId,
-          depotId: t.depotId,
-          commerciaux: t.commerciaux,
-          authorizations: t.authorizations,
-        },
-      };
-    },
+    toPayload: (v) => terminalPayloadOf(v.terminals[0]),
     change: (p) => {
       p.terminal.ID_Tablette = 'TAB-TEST';
     },
