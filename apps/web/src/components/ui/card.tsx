@@ -29,12 +29,3 @@ export function CardDescription({ className, ...props }: ComponentProps<'p'>) {
 export function CardContent({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('px-5 pb-5 sm:px-6', className)} {...props} />;
 }
-
-export function CardFooter({ className, ...props }: ComponentProps<'div'>) {
-  return (
-    <div
-      className={cn('flex items-center gap-3 border-t border-border px-5 py-4 sm:px-6', className)}
-      {...props}
-    />
-  );
-}

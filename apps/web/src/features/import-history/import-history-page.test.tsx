@@ -144,6 +144,25 @@ describe('Historique d’importation: the list', () => {
     await screen.findByText('Page 1 sur 3');
   });
 
+  it("after a cursor the server refuses (400), 'Réessayer' asks for the same page by number", async () => {
+    const pages = threePages();
+    const { fetchMock } = show((init, url) =>
+      new URL(url, 'http://x').searchParams.has('cursor')
+        ? json({ message: 'Curseur de page invalide.' }, 400)
+        : pages(init, url),
+    );
+    await table();
+    await userEvent.click(screen.getByRole('button', { name: /Suivant/ }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Curseur de page invalide.');
+    expect(lastListQuery(fetchMock).get('cursor')).toBe('next-of-1');
+
+    await userEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }));
+    await screen.findByText('Page 2 sur 3');
+    expect(Object.fromEntries(lastListQuery(fetchMock))).toMatchObject({ page: '2' });
+    expect(lastListQuery(fetchMock).get('cursor')).toBeNull();
+  });
+
   it('writes « plus de » when a search total is bounded and offers no last page', async () => {
     show(historyPage([historyRow(0)], { total: 10_000, totalPages: 400, totalExact: false, hasNext: true }));
     expect(await screen.findByText('Page 1 sur plus de 400')).toBeInTheDocument();

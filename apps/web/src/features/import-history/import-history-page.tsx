@@ -5,13 +5,12 @@ import { ApiError, errorDetail } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { Badge } from '../../components/ui/badge.tsx';
-import { ErrorState } from '../../components/ui/error-state.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { FilterBar } from '../../components/history/filter-bar.tsx';
 import { useListState } from '../../components/history/list-state.ts';
-import { ListLoading, LoadingOverlay } from '../../components/history/loading-overlay.tsx';
-import { PagingBar, totalLabel } from '../../components/history/paging-bar.tsx';
+import { ListBody } from '../../components/history/list-body.tsx';
+import { totalLabel } from '../../components/history/paging-bar.tsx';
 import { TimeZoneNotice } from '../../components/history/time-zone-notice.tsx';
 import { fetchRecordFile, historyExportUrl, useStatusChange, useSyncHistory } from './history-api.ts';
 import { HISTORY_TEXT } from './history-messages.ts';
@@ -77,12 +76,6 @@ export default function ImportHistoryPage() {
 
   const page = query.data;
   const zone = page?.displayTimeZone.zone ?? 'Europe/Paris';
-  // A cursor the server no longer accepts (a restart, filters changed elsewhere): retry by number.
-  const retry = () => {
-    if (list.position.cursor && query.error instanceof ApiError && query.error.status === 400) {
-      list.goTo({ page: list.position.page, cursor: null });
-    } else void query.refetch();
-  };
 
   return (
     <>
@@ -106,46 +99,36 @@ export default function ImportHistoryPage() {
         onErrorOnlyChange={list.setErrorOnly}
         exportHref={historyExportUrl(list.filters)}
       />
-      {query.isError ? (
-        <ErrorState
-          title="Impossible de charger l'historique"
-          message={errorDetail(query.error, 'Le serveur ne répond pas.')}
-          technical={HISTORY_TEXT.fetchFailed}
-          retrying={query.isFetching}
-          onRetry={retry}
-        />
-      ) : !page ? (
-        <ListLoading label={HISTORY_TEXT.loading} />
-      ) : (
-        <div className="relative">
-          {page.data.length === 0 ? (
-            <div className="flex flex-col items-center rounded-lg border border-border bg-card px-6 py-14 text-center shadow-card">
-              <Inbox aria-hidden="true" className="mb-3 size-8 text-muted-foreground" />
-              <p className="text-sm text-muted-foreground">{HISTORY_TEXT.empty}</p>
-            </div>
-          ) : (
-            <HistoryTable
-              rows={page.data}
-              zone={zone}
-              pendingIds={pendingIds}
-              downloadingIds={downloadingIds}
-              onCycle={cycle}
-              onEditXml={setXmlRow}
-              onShowLog={setLogRow}
-              onDownloadFile={(row) => void downloadFile(row)}
-            />
-          )}
-          {query.isFetching && query.isPlaceholderData ? (
-            <LoadingOverlay label={HISTORY_TEXT.loading} />
-          ) : null}
-          <PagingBar
-            paging={page}
-            busy={query.isPlaceholderData}
-            onNavigate={list.goTo}
-            summary={`${totalLabel(page)} enregistrement${page.total > 1 ? 's' : ''}`}
+      <ListBody
+        query={query}
+        position={list.position}
+        onNavigate={list.goTo}
+        failure={(error) => ({
+          title: HISTORY_TEXT.loadErrorTitle,
+          message: errorDetail(error, 'Le serveur ne répond pas.'),
+          technical: HISTORY_TEXT.fetchFailed,
+        })}
+        loadingLabel={HISTORY_TEXT.loading}
+        empty={{ icon: Inbox, text: HISTORY_TEXT.empty }}
+        pageOf={(answer) => ({
+          rowCount: answer.data.length,
+          paging: answer,
+          summary: `${totalLabel(answer)} enregistrement${answer.total > 1 ? 's' : ''}`,
+        })}
+      >
+        {(answer) => (
+          <HistoryTable
+            rows={answer.data}
+            zone={zone}
+            pendingIds={pendingIds}
+            downloadingIds={downloadingIds}
+            onCycle={cycle}
+            onEditXml={setXmlRow}
+            onShowLog={setLogRow}
+            onDownloadFile={(row) => void downloadFile(row)}
           />
-        </div>
-      )}
+        )}
+      </ListBody>
       {xmlRow ? <XmlEditorDialog key={xmlRow.IDInterne} row={xmlRow} zone={zone} onClose={closeXml} /> : null}
       <LogDialog key={logRow?.IDInterne ?? ''} record={logRow} onClose={closeLog} />
     </>

@@ -1,14 +1,13 @@
 import { useCallback, useState } from 'react';
 import { SearchX } from 'lucide-react';
 import type { TTransactionLogRow } from '@synchro/contracts';
-import { ApiError, errorDetail } from '../../lib/api-client.ts';
+import { errorDetail } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { ErrorState } from '../../components/ui/error-state.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { FilterBar } from '../../components/history/filter-bar.tsx';
 import { useListState } from '../../components/history/list-state.ts';
-import { ListLoading, LoadingOverlay } from '../../components/history/loading-overlay.tsx';
-import { PagingBar, totalLabel } from '../../components/history/paging-bar.tsx';
+import { ListBody } from '../../components/history/list-body.tsx';
+import { totalLabel } from '../../components/history/paging-bar.tsx';
 import { TimeZoneNotice } from '../../components/history/time-zone-notice.tsx';
 import { TransactionDetailDialog } from './transaction-detail-dialog.tsx';
 import { transactionLogsExportUrl, useTransactionLogs } from './transaction-logs-api.ts';
@@ -23,13 +22,6 @@ export default function TransactionLogsPage() {
   const closeDetail = useCallback(() => setDetailRow(null), []);
   const answer = query.data;
   const zone = answer?.displayTimeZone.zone ?? 'Europe/Paris';
-
-  // A cursor the server no longer accepts (a restart, filters changed elsewhere): retry by number.
-  const retry = () => {
-    if (list.position.cursor && query.error instanceof ApiError && query.error.status === 400) {
-      list.goTo({ page: list.position.page, cursor: null });
-    } else void query.refetch();
-  };
 
   return (
     <>
@@ -48,35 +40,25 @@ export default function TransactionLogsPage() {
         onErrorOnlyChange={list.setErrorOnly}
         exportHref={transactionLogsExportUrl(list.filters)}
       />
-      {query.isError ? (
-        <ErrorState
-          title={TRACE_TEXT.loadErrorTitle}
-          message={TRACE_TEXT.loadError}
-          technical={errorDetail(query.error, '')}
-          retrying={query.isFetching}
-          onRetry={retry}
-        />
-      ) : !answer ? (
-        <ListLoading label={TRACE_TEXT.loading} />
-      ) : (
-        <div className="relative">
-          {answer.logs.length === 0 ? (
-            <div className="flex flex-col items-center rounded-lg border border-border bg-card px-6 py-14 text-center shadow-card">
-              <SearchX aria-hidden="true" className="mb-3 size-8 text-muted-foreground" />
-              <p className="text-sm text-muted-foreground">{TRACE_TEXT.empty}</p>
-            </div>
-          ) : (
-            <TransactionTable rows={answer.logs} zone={zone} onShowDetail={setDetailRow} />
-          )}
-          {query.isFetching && query.isPlaceholderData ? <LoadingOverlay label={TRACE_TEXT.loading} /> : null}
-          <PagingBar
-            paging={answer.pagination}
-            busy={query.isPlaceholderData}
-            onNavigate={list.goTo}
-            summary={displaySummary(answer.logs.length, totalLabel(answer.pagination))}
-          />
-        </div>
-      )}
+      <ListBody
+        query={query}
+        position={list.position}
+        onNavigate={list.goTo}
+        failure={(error) => ({
+          title: TRACE_TEXT.loadErrorTitle,
+          message: TRACE_TEXT.loadError,
+          technical: errorDetail(error, ''),
+        })}
+        loadingLabel={TRACE_TEXT.loading}
+        empty={{ icon: SearchX, text: TRACE_TEXT.empty }}
+        pageOf={(page) => ({
+          rowCount: page.logs.length,
+          paging: page.pagination,
+          summary: displaySummary(page.logs.length, totalLabel(page.pagination)),
+        })}
+      >
+        {(page) => <TransactionTable rows={page.logs} zone={zone} onShowDetail={setDetailRow} />}
+      </ListBody>
       <TransactionDetailDialog row={detailRow} zone={zone} onClose={closeDetail} />
     </>
   );
