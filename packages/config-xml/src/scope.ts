@@ -1,3 +1,4 @@
+import type { TEditKind } from '@synchro/contracts';
 import { asDocument, type ConfigDocument } from './document.ts';
 import { childNamed, childrenNamed, pathNamed, serialize, xmlText, type XElement } from './xml/tree.ts';
 
@@ -18,16 +19,8 @@ export function sectionOf(input: string | ConfigDocument, name: string): string 
   return el ? serialize(el, doc.src) : null;
 }
 
-/** What each edit owns, for editScope. */
-export type EditKind =
-  | 'sources'
-  | 'externalLinks'
-  | 'externalCalendars'
-  | 'syncData'
-  | 'exclusions'
-  | 'complement'
-  | 'planifications'
-  | 'terminal';
+/** What each edit owns, for editScope: the registry's edit kinds (`@synchro/contracts`). */
+export type EditKind = TEditKind;
 
 /** The section each edit rewrites (the only bytes an edit may change). */
 export const EDIT_SECTION: Record<EditKind, string> = {

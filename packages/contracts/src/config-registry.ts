@@ -33,19 +33,22 @@ import {
  *   description when a title is given) and the default failure text (`failure`, shown under
  *   `failureTitle`, 'Erreur de sauvegarde' by default). `null` for a read-only view.
  */
+/** The edits the server runs on a configuration, one per save (config-xml's `editScope`, `EDIT_SECTION`). */
+export type TEditKind =
+  | 'sources'
+  | 'externalLinks'
+  | 'externalCalendars'
+  | 'syncData'
+  | 'exclusions'
+  | 'complement'
+  | 'planifications'
+  | 'terminal';
+
 export interface ConfigSectionSave {
   path: string;
   method: 'POST' | 'PATCH';
   payload: z.ZodType;
-  edit:
-    | 'sources'
-    | 'externalLinks'
-    | 'externalCalendars'
-    | 'syncData'
-    | 'exclusions'
-    | 'complement'
-    | 'planifications'
-    | 'terminal';
+  edit: TEditKind;
   success: string;
   successTitle?: string;
   failure: string;
