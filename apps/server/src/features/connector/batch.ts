@@ -1,4 +1,5 @@
-import type { TConnectorBatchAnswer, TPayloadIssue } from '@synchro/contracts';
+import { parseConnectorItem, type TConnectorBatchAnswer, type TPayloadIssue } from '@synchro/contracts';
+import type { z } from 'zod';
 import { decodeConnectorText } from '@synchro/config-xml';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
@@ -19,6 +20,29 @@ export function utcInstant(value: string, zone: string, path: string, issues: TP
     return new Date(0);
   }
   return instant;
+}
+
+/**
+ * The rows of a slice of a batch's items: each checked with `schema`, then turned into its row by
+ * `toRow` (which may add faults of its own under `path`). Faults are named with the item's index
+ * in the batch (`records[12].DateHeure`); an item its schema refuses gives no row.
+ */
+export function checkedRows<S extends z.ZodType, R>(
+  schema: S,
+  items: readonly unknown[],
+  name: string,
+  offset: number,
+  issues: TPayloadIssue[],
+  toRow: (value: z.output<S>, path: string) => R,
+): R[] {
+  const rows: R[] = [];
+  items.forEach((item, k) => {
+    const path = `${name}[${offset + k}]`;
+    const checked = parseConnectorItem(schema, item, path);
+    if (checked.ok) rows.push(toRow(checked.value, path));
+    else issues.push(...checked.issues);
+  });
+  return rows;
 }
 
 /** A short text as the console shows, searches and exports it: decoded from the convention. */

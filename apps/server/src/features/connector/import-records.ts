@@ -1,6 +1,5 @@
 import {
   formatZonedIso,
-  parseConnectorItem,
   ZImportRecord,
   type TConnectorBatchAnswer,
   type TConnectorFile,
@@ -15,7 +14,7 @@ import { exactText, storedText } from '../../db/text-column.ts';
 import { valuesList } from '../../db/multi-row.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { shownText, utcInstant, writeBatch } from './batch.ts';
+import { checkedRows, shownText, utcInstant, writeBatch } from './batch.ts';
 import { QUEUE_MAX_ENREG_BYTES } from './limits.ts';
 
 /**
@@ -80,41 +79,32 @@ function prepareRecords(
   offset: number,
   issues: TPayloadIssue[],
 ): RecordRow[] {
-  const rows: RecordRow[] = [];
-  records.forEach((item, k) => {
-    const i = offset + k;
-    const checked = parseConnectorItem(ZImportRecord, item, `records[${i}]`);
-    if (!checked.ok) {
-      issues.push(...checked.issues);
-      return;
-    }
-    const r = checked.value;
+  return checkedRows(ZImportRecord, records, 'records', offset, issues, (r, path) => {
     try {
       parseRecord(r.Enreg);
     } catch (err) {
       if (!(err instanceof ConfigXmlError)) throw err;
-      issues.push({ path: `records[${i}].Enreg`, message: err.message });
+      issues.push({ path: `${path}.Enreg`, message: err.message });
     }
     const shown = {
       TypeEnreg: shownText(r.TypeEnreg),
       RefDoc: shownText(r.RefDoc),
       TypeElement: shownText(r.TypeElement),
     };
-    rows.push({
+    return {
       idInterne: r.IDInterne,
       typeEnreg: shown.TypeEnreg,
       refDoc: shown.RefDoc,
       typeElement: shown.TypeElement,
-      dateHeure: utcInstant(r.DateHeure, zone, `records[${i}].DateHeure`, issues),
+      dateHeure: utcInstant(r.DateHeure, zone, `${path}.DateHeure`, issues),
       numLigne: r.NumLigne,
       etat: r.Etat,
       log: r.Log ?? '',
       enreg: r.Enreg,
       sentTexts: sentTextsOf(r, shown),
       file: storedFile(r.Fichier),
-    });
+    };
   });
-  return rows;
 }
 
 /** A record's values: $1 the installation, $2 the time of receipt, then its own parameters. */

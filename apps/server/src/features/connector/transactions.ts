@@ -1,12 +1,7 @@
-import {
-  parseConnectorItem,
-  ZTransaction,
-  type TConnectorBatchAnswer,
-  type TPayloadIssue,
-} from '@synchro/contracts';
+import { ZTransaction, type TConnectorBatchAnswer, type TPayloadIssue } from '@synchro/contracts';
 import { valuesList } from '../../db/multi-row.ts';
 import type { Db, Queryable } from '../../db/types.ts';
-import { shownText, utcInstant, writeBatch } from './batch.ts';
+import { checkedRows, shownText, utcInstant, writeBatch } from './batch.ts';
 
 /**
  * Transactions (docs/connector-api.md): a batch stored all or nothing in one transaction
@@ -39,28 +34,17 @@ function prepareTransactions(
   offset: number,
   issues: TPayloadIssue[],
 ): TransactionRow[] {
-  const rows: TransactionRow[] = [];
-  transactions.forEach((item, k) => {
-    const i = offset + k;
-    const checked = parseConnectorItem(ZTransaction, item, `transactions[${i}]`);
-    if (!checked.ok) {
-      issues.push(...checked.issues);
-      return;
-    }
-    const t = checked.value;
-    rows.push({
-      txId: t.ID,
-      err: t.Err,
-      dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `transactions[${i}].DateHeureTrt`, issues),
-      numTransaction: shownText(t.NumTransaction),
-      typeDoc: shownText(t.TypeDoc),
-      refDoc: shownText(t.RefDoc),
-      idTablette: shownText(t.IDTablette),
-      libelleTablette: shownText(t.LibelleTablette),
-      log: t.Log,
-    });
-  });
-  return rows;
+  return checkedRows(ZTransaction, transactions, 'transactions', offset, issues, (t, path) => ({
+    txId: t.ID,
+    err: t.Err,
+    dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `${path}.DateHeureTrt`, issues),
+    numTransaction: shownText(t.NumTransaction),
+    typeDoc: shownText(t.TypeDoc),
+    refDoc: shownText(t.RefDoc),
+    idTablette: shownText(t.IDTablette),
+    libelleTablette: shownText(t.LibelleTablette),
+    log: t.Log,
+  }));
 }
 
 /** A transaction's values: $1 the installation, $2 the time of receipt, then its own parameters. */
