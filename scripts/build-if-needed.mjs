@@ -32,6 +32,7 @@ export function run(label, cmd, args) {
 const SERVER_SOURCES = [
   'apps/server/src',
   'apps/server/build.mjs',
+  'scripts/node-bundle.mjs',
   'packages/contracts/src',
   'packages/config-xml/src',
 ];
@@ -60,6 +61,7 @@ export function buildWebIfNeeded() {
 const SIMULATOR_SOURCES = [
   'tools/automate-sim/src',
   'tools/automate-sim/build.mjs',
+  'scripts/node-bundle.mjs',
   'packages/contracts/src',
   'packages/config-xml/src',
 ];

@@ -1,34 +1,13 @@
-// Bundles the simulator's command into dist/cli.js (ESM, Node) so that it runs as a plain `node`
-// process: workspace packages are bundled, packages from node_modules stay external.
-import { build } from 'esbuild';
+// Bundles the simulator's command into dist/cli.js (scripts/node-bundle.mjs).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleForNode } from '../../scripts/node-bundle.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
-const externalNodeModules = {
-  name: 'external-node-modules',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('@synchro/') || args.path.startsWith('node:')) return undefined;
-      return { path: args.path, external: true };
-    });
-  },
-};
-
 /** Builds dist/cli.js, or `outdir`/cli.js when given (tests). */
 export async function buildSim(outdir = join(root, 'dist')) {
-  await build({
-    entryPoints: { cli: join(root, 'src/cli.ts') },
-    outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: true,
-    logLevel: 'warning',
-    plugins: [externalNodeModules],
-  });
+  await bundleForNode({ cli: join(root, 'src/cli.ts') }, outdir);
   return join(outdir, 'cli.js');
 }
 
