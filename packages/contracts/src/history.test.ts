@@ -8,7 +8,7 @@ import {
   ZSyncHistoryQuery,
   ZSyncHistoryStatusRequest,
   ZTransactionLogsQuery,
-} from './history.ts';
+} from './index.ts';
 import { parsePayload } from './sections/payload.ts';
 
 describe('history queries', () => {

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { parseIsoDateTime } from './connector-time.ts';
 
 /**
- * The import history (Historique d'importation) and the transaction trace (Trace des
- * transactions): queries, answers and the CSV exports. The earlier console's names exactly (`data`,
+ * What the import history (Historique d'importation, sync-history.ts) and the transaction trace
+ * (Trace des transactions, transaction-logs.ts) share: paths, limits, query parameters, paging and
+ * the server's messages. The earlier console's names exactly (`data`,
  * `total`, `logs`, `pagination`, `IDInterne`, `Etat`, `DateHeureTrt`…: docs/spec-notes.md, Import
  * history and transaction trace), new fields in English camelCase (docs/architecture.md, Contract
  * field names). Server rules: docs/history.md.
@@ -162,6 +163,19 @@ const ZCursor = blankAsAbsent(
   z.string({ error: 'curseur de pagination attendu' }).max(512, 'curseur de pagination invalide').optional(),
 );
 
+/**
+ * The query parameters both lists share, each checked as query-string text (a blank value is no
+ * value): page, page size, errors only, day, search text and keyset cursor.
+ */
+export const HISTORY_QUERY_PARTS = {
+  page: ZPage,
+  pageSize: ZPageSize,
+  errorOnly: ZErrorOnly,
+  day: ZHistoryDay,
+  search: ZSearch,
+  cursor: ZCursor,
+};
+
 // ---------------------------------------------------------------------------------------------
 // Shared answer parts
 
@@ -193,215 +207,6 @@ export const ZHistoryPaging = z.object({
   previousCursor: z.string().nullable(),
 });
 export type THistoryPaging = z.infer<typeof ZHistoryPaging>;
-
-// ---------------------------------------------------------------------------------------------
-// Import history: GET /api/sync-history
-
-export const ZSyncHistoryQuery = z.object({
-  page: ZPage,
-  pageSize: ZPageSize,
-  errorOnly: ZErrorOnly,
-  date: ZHistoryDay,
-  /** Reference, record type (TypeEnreg) and processing type (TypeElement). */
-  search: ZSearch,
-  cursor: ZCursor,
-});
-export type TSyncHistoryQuery = z.output<typeof ZSyncHistoryQuery>;
-export type TSyncHistoryQueryInput = z.input<typeof ZSyncHistoryQuery>;
-
-/** Etat of an import record: 0 to import, 1 processed, -1 error/rejected. */
-export const ZEtat = z.union([z.literal(-1), z.literal(0), z.literal(1)]);
-export type TEtat = z.infer<typeof ZEtat>;
-
-/** The Traité cell's cycle (docs/spec-notes.md, Import history and transaction trace): 0 → 1 → −1 → 0. */
-export function nextEtat(etat: number): TEtat {
-  if (etat === 0) return 1;
-  if (etat === 1) return -1;
-  return 0;
-}
-
-/** One row of the history: never the record's XML, its log or its file. */
-export const ZSyncHistoryRow = z.object({
-  /** The connector's id, as it sent it: the `{id}` of the record's routes. */
-  IDInterne: z.string(),
-  Etat: ZEtat,
-  TypeEnreg: z.string(),
-  RefDoc: z.string(),
-  /** ISO 8601 UTC. */
-  DateHeure: z.string(),
-  NumLigne: z.number().int(),
-  TypeElement: z.string(),
-  hasFile: z.boolean(),
-  hasLog: z.boolean(),
-});
-export type TSyncHistoryRow = z.infer<typeof ZSyncHistoryRow>;
-
-export const ZSyncHistoryPage = z.object({
-  data: z.array(ZSyncHistoryRow),
-  ...ZHistoryPaging.shape,
-  displayTimeZone: ZDisplayTimeZone,
-});
-export type TSyncHistoryPage = z.infer<typeof ZSyncHistoryPage>;
-
-// ---------------------------------------------------------------------------------------------
-// PATCH /api/sync-history/{id}/status
-
-const STATUS_MESSAGE = 'newStatus doit valoir 1 (traité), -1 (erreur) ou 0 (à importer)';
-
-export const ZSyncHistoryStatusRequest = z.object({
-  newStatus: z.union([z.number(), z.string()], { error: STATUS_MESSAGE }).transform((v, ctx): TEtat => {
-    const n = typeof v === 'number' ? v : /^\s*[+-]?\d\s*$/.test(v) ? Number(v) : NaN;
-    if (n !== 1 && n !== -1 && n !== 0) {
-      ctx.addIssue({ code: 'custom', message: STATUS_MESSAGE, input: v });
-      return z.NEVER;
-    }
-    return n;
-  }),
-});
-export type TSyncHistoryStatusRequest = z.output<typeof ZSyncHistoryStatusRequest>;
-
-/** The answer: the row as stored now (0 means back in the connector's import queue). */
-export const ZSyncHistoryStatusAnswer = ZSyncHistoryRow;
-export type TSyncHistoryStatusAnswer = TSyncHistoryRow;
-
-// ---------------------------------------------------------------------------------------------
-// GET and PUT /api/sync-history/{id}/xml
-
-/** A document attached inside the record XML (`Table` ged/images): name and decoded size. */
-export const ZRecordAttachmentView = z.object({
-  name: z.string(),
-  size: z.number().int(),
-  /** `NomDocument`/`BinaireDocument` or `NomFichier`/`Photo`. */
-  nameElement: z.string(),
-  contentElement: z.string(),
-  /** Path of the element holding the pair (`SyncNuxiDev/Enregistrement`). */
-  path: z.string(),
-});
-export type TRecordAttachmentView = z.infer<typeof ZRecordAttachmentView>;
-
-export const ZSyncHistoryXml = z.object({
-  /** The record XML decoded for display (the connector's convention undone). */
-  enreg: z.string(),
-  /** UTF-8 bytes of `enreg`. */
-  sizeBytes: z.number().int(),
-  attachments: z.array(ZRecordAttachmentView),
-});
-export type TSyncHistoryXml = z.infer<typeof ZSyncHistoryXml>;
-
-export const ZSyncHistoryXmlRequest = z.object({
-  xml: z.string({ error: 'XML de l’enregistrement attendu (champ xml)' }),
-});
-export type TSyncHistoryXmlRequest = z.infer<typeof ZSyncHistoryXmlRequest>;
-
-export const ZSyncHistoryXmlSaved = z.object({
-  message: z.string(),
-  IDInterne: z.string(),
-  /** UTF-8 bytes of the XML as typed (decoded form). */
-  sizeBytes: z.number().int(),
-});
-export type TSyncHistoryXmlSaved = z.infer<typeof ZSyncHistoryXmlSaved>;
-
-/**
- * A refused XML save: `error` repeats `message` (the earlier screen read `error`: docs/spec-notes.md,
- * Import history and transaction trace); a 413 also gives the sizes.
- */
-export const ZSyncHistoryXmlError = z.object({
-  message: z.string(),
-  code: z.string().optional(),
-  error: z.string(),
-  sizeBytes: z.number().int().optional(),
-  maxBytes: z.number().int().optional(),
-});
-export type TSyncHistoryXmlError = z.infer<typeof ZSyncHistoryXmlError>;
-
-// ---------------------------------------------------------------------------------------------
-// Transaction trace: GET /api/transaction-logs
-
-export const ZTransactionLogsQuery = z.object({
-  page: ZPage,
-  pageSize: ZPageSize,
-  errorOnly: ZErrorOnly,
-  /** yyyy-MM-dd (an ISO instant is read like the history's `date`). */
-  dateFilter: ZHistoryDay,
-  /** Document type, terminal id and label, document reference, transaction number. */
-  searchText: ZSearch,
-  cursor: ZCursor,
-});
-export type TTransactionLogsQuery = z.output<typeof ZTransactionLogsQuery>;
-export type TTransactionLogsQueryInput = z.input<typeof ZTransactionLogsQuery>;
-
-export const ZTransactionLogRow = z.object({
-  /** The connector's transaction ID: the `{ID}` of transactionLogPath. */
-  ID: z.string(),
-  /** 1 error, 0 success. */
-  Err: z.union([z.literal(0), z.literal(1)]),
-  /** ISO 8601 UTC. */
-  DateHeureTrt: z.string(),
-  NumTransaction: z.string(),
-  TypeDoc: z.string(),
-  RefDoc: z.string(),
-  IDTablette: z.string(),
-  LibelleTablette: z.string(),
-  /**
-   * Decoded log. In a list row, its beginning (HISTORY_LIMITS.logPreviewLines lines,
-   * logPreviewChars characters); whole in the detail answer.
-   */
-  Log: z.string(),
-  /** True when `Log` is only the beginning ('Voir plus' fetches the whole). */
-  logTruncated: z.boolean(),
-});
-export type TTransactionLogRow = z.infer<typeof ZTransactionLogRow>;
-
-export const ZTransactionLogsPage = z.object({
-  logs: z.array(ZTransactionLogRow),
-  pagination: ZHistoryPaging,
-  displayTimeZone: ZDisplayTimeZone,
-});
-export type TTransactionLogsPage = z.infer<typeof ZTransactionLogsPage>;
-
-/** GET /api/transaction-logs/{ID}: the row with its whole log (`logTruncated` false). */
-export const ZTransactionLogDetail = ZTransactionLogRow;
-export type TTransactionLogDetail = TTransactionLogRow;
-
-// ---------------------------------------------------------------------------------------------
-// CSV exports (GET SYNC_HISTORY_EXPORT_PATH, TRANSACTION_LOGS_EXPORT_PATH)
-
-/** The filters of the history export: those of the list, without paging. */
-export const ZSyncHistoryExportQuery = ZSyncHistoryQuery.pick({ errorOnly: true, date: true, search: true });
-export type TSyncHistoryExportQuery = z.output<typeof ZSyncHistoryExportQuery>;
-
-export const ZTransactionLogsExportQuery = ZTransactionLogsQuery.pick({
-  errorOnly: true,
-  dateFilter: true,
-  searchText: true,
-});
-export type TTransactionLogsExportQuery = z.output<typeof ZTransactionLogsExportQuery>;
-
-/** Header rows of the CSV files (`;`-separated, UTF-8 with BOM). */
-export const SYNC_HISTORY_CSV_HEADERS = [
-  'Traité',
-  "Type d'élément",
-  'Référence',
-  'Date/Heure Export',
-  'Décalage UTC',
-  'Nb Lignes',
-  'Type Traitement',
-  'ID interne',
-  'Fichier',
-] as const;
-
-export const TRANSACTION_LOGS_CSV_HEADERS = [
-  'État',
-  'Date de transaction',
-  'Décalage UTC',
-  'N° Transaction',
-  'Etape Sync',
-  'ID Terminal',
-  'Terminal',
-  'Référence document',
-  'ID',
-  'Contenu du log',
-] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Messages the server answers (docs/server.md, Import history and transaction trace)

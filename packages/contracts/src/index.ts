@@ -9,4 +9,6 @@ export * from './config-registry.ts';
 export * from './connector-api.ts';
 export * from './connector-time.ts';
 export * from './history.ts';
+export * from './sync-history.ts';
+export * from './transaction-logs.ts';
 export * from './secret-destinations.ts';
