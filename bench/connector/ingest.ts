@@ -22,17 +22,24 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { connectorTimeToUtc } from '@synchro/contracts';
 import { decodeConnectorText } from '@synchro/config-xml';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { describeMachine } from '../config-xml/machine.ts';
+import {
+  createInstallation,
+  prepareTarget,
+  REPO,
+  startServer,
+  stopServer,
+  writeReadmeSection,
+  type Target,
+  type TargetName,
+} from '../support/server.ts';
 import { recordOf, transactionOf } from './rows.ts';
 
-const REPO = resolve(import.meta.dirname, '../..');
 const ZONE = 'Europe/Paris'; // the demo configuration's Planifications/FuseauHoraire
 
 const { values: args } = parseArgs({
@@ -51,63 +58,7 @@ const TRANSACTIONS = Number(args.transactions);
 const IN_FLIGHT = Number(args['in-flight']);
 const RECORD_BATCH = 500;
 const TX_BATCH = 1000;
-const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-// ---------------------------------------------------------------------------------------------
-// The server process
-
-interface Target {
-  name: 'embedded' | 'postgres';
-  env: Record<string, string>;
-  cleanup: () => Promise<void>;
-}
-
-function admin(target: Target, ...argv: string[]): string {
-  const res = spawnSync(process.execPath, [join(REPO, 'apps/server/dist/cli.js'), ...argv], {
-    env: { ...process.env, ...target.env },
-    encoding: 'utf8',
-  });
-  if (res.status !== 0) throw new Error(`admin ${argv[0]}: ${res.stderr}`);
-  return res.stdout;
-}
-
-function createInstallation(target: Target, syncId: string): string {
-  const out = admin(
-    target,
-    'create-installation',
-    '--sync-id',
-    syncId,
-    '--client-id',
-    'bench-client-id-0001',
-    '--config',
-    join(REPO, 'apps/server/demo/connexion-ebp-gescom.xml'),
-    '--premium',
-  );
-  return (JSON.parse(out.trim().split('\n').pop() ?? '{}') as { connectorToken: string }).connectorToken;
-}
-
-async function startServer(target: Target, port: number): Promise<ChildProcess> {
-  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(args.profile)}`] : [];
-  const child = spawn(process.execPath, [...profile, join(REPO, 'apps/server/dist/main.js')], {
-    env: { ...process.env, ...target.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; i < 600; i++) {
-    if (output.includes('Console Synchro démarrée')) return child;
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server did not start: ${output}`);
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
+const CLIENT_ID = 'bench-client-id-0001';
 
 // ---------------------------------------------------------------------------------------------
 // Through the API
@@ -234,36 +185,6 @@ interface Result {
   transactionsRawMs: number;
 }
 
-async function prepareTarget(name: Target['name']): Promise<Target> {
-  const secret = randomBytes(24).toString('hex');
-  if (name === 'embedded') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'synchro-bench-connector-'));
-    return {
-      name,
-      env: { DATA_DIR: dataDir, DATABASE_URL: '', SESSION_SECRET: secret },
-      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const schema = `bench_connector_${process.pid}`;
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
-  await client.end();
-  const url = new URL(POSTGRES_URL);
-  url.searchParams.set('options', `-c search_path=${schema},public`);
-  return {
-    name,
-    env: { DATABASE_URL: url.toString(), SESSION_SECRET: secret, DATA_DIR: tmpdir() },
-    cleanup: async () => {
-      const c = new pg.Client({ connectionString: POSTGRES_URL });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
-    },
-  };
-}
-
 /**
  * Where the raw INSERT goes, from this process: on PostgreSQL the target's schema (installation
  * BENCHRAW); embedded, a second PGlite in the target's folder with the server's migrations (the
@@ -311,19 +232,20 @@ async function countRows(run: RunSql, installationId: string): Promise<{ r: numb
   return res.rows[0] ?? { r: -1, t: -1 };
 }
 
-async function measure(name: Target['name'], port: number): Promise<Result> {
-  const target = await prepareTarget(name);
+async function measure(name: TargetName, port: number): Promise<Result> {
+  const target = await prepareTarget(name, 'connector');
   try {
     // The first admin command migrates the database.
-    const token = createInstallation(target, 'BENCHAPI');
-    if (name === 'postgres') createInstallation(target, 'BENCHRAW');
+    const token = createInstallation(target, 'BENCHAPI', CLIENT_ID);
+    if (name === 'postgres') createInstallation(target, 'BENCHRAW', CLIENT_ID);
     const recordBodies = batches(RECORDS, RECORD_BATCH, (n) => recordOf(n, 'APIREC'));
     const txBodies = batches(TRANSACTIONS, TX_BATCH, (n) => transactionOf(n, 'APITX'));
     // UTF-8 bytes ready to send: the client's own work stays out of the measure as far as it can.
     const recordJson = recordBodies.map((records) => Buffer.from(JSON.stringify({ records })));
     const txJson = txBodies.map((transactions) => Buffer.from(JSON.stringify({ transactions })));
     const raw = await openRaw(target);
-    const server = await startServer(target, port);
+    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(args.profile)}`] : [];
+    const server = await startServer(target, port, profile);
     try {
       const base = `http://127.0.0.1:${port}/api/connector/v1`;
       const recordRows = batches(RECORDS, RECORD_BATCH, (n) => storedRecord(raw.installationId, n));
@@ -411,31 +333,13 @@ function section(results: Result[], machine: string, migrations: string): string
   return `${lines.join('\n')}\n`;
 }
 
-const START = '<!-- bench/connector: start -->';
-const END = '<!-- bench/connector: end -->';
-
-/** Puts the section between its markers in bench/README.md (appended the first time). */
-function writeReadme(text: string): void {
-  const file = join(REPO, 'bench/README.md');
-  const readme = readFileSync(file, 'utf8');
-  const block = `${START}\n${text}${END}\n`;
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  writeFileSync(
-    file,
-    start >= 0 && end > start
-      ? readme.slice(0, start) + block + readme.slice(end + END.length + 1)
-      : `${readme.trimEnd()}\n\n${block}`,
-  );
-}
-
 const machine = describeMachine();
 const migrations = spawnSync('ls', [join(REPO, 'apps/server/src/db/migrations')], { encoding: 'utf8' })
   .stdout.trim()
   .split('\n')
   .map((f) => f.slice(0, 3))
   .join(', ');
-const targets: Target['name'][] = args.db === 'both' ? ['embedded', 'postgres'] : [args.db as Target['name']];
+const targets: TargetName[] = args.db === 'both' ? ['embedded', 'postgres'] : [args.db as TargetName];
 const results: Result[] = [];
 for (const [i, name] of targets.entries()) {
   process.stdout.write(`${name}…\n`);
@@ -448,4 +352,4 @@ for (const [i, name] of targets.entries()) {
 }
 const text = section(results, machine, migrations);
 process.stdout.write(`\n${text}`);
-if (!args['no-readme']) writeReadme(text);
+if (!args['no-readme']) writeReadmeSection('bench/connector', text);

@@ -27,7 +27,7 @@ import {
   startServer,
   stopServer,
   writeReadmeSection,
-} from '../load/server.ts';
+} from '../support/server.ts';
 
 const { values: args } = parseArgs({
   options: {

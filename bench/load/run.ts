@@ -35,7 +35,7 @@ import {
   stopServer,
   writeReadmeSection,
   type TargetName,
-} from './server.ts';
+} from '../support/server.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,7 +1,8 @@
 /**
- * The built server as a process of its own, for the benches of bench/load and bench/delivery: a
- * fresh database (a temporary DATA_DIR, or a schema of its own in the PostgreSQL at POSTGRES_URL,
- * dropped at the end), the admin command, sign-in, the process's memory, the README section.
+ * The built server as a process of its own, for the benches of bench/load, bench/delivery and
+ * bench/connector: a fresh database (a temporary DATA_DIR, or a schema of its own in the
+ * PostgreSQL at POSTGRES_URL, dropped at the end), the admin command, sign-in, the process's
+ * memory, the README section.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -91,11 +92,14 @@ export interface Server {
   base: string;
 }
 
-/** The built server (`apps/server/dist/main.js`), ready once /api/user answers 401. */
-export async function startServer(target: Target, port: number): Promise<Server> {
+/**
+ * The built server (`apps/server/dist/main.js`), ready once /api/user answers 401. `nodeArgs`:
+ * options of node itself (`--cpu-prof`…).
+ */
+export async function startServer(target: Target, port: number, nodeArgs: string[] = []): Promise<Server> {
   if (!existsSync(join(REPO, 'apps/server/dist/main.js')))
     throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
-  const child = spawn(process.execPath, [join(REPO, 'apps/server/dist/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO, 'apps/server/dist/main.js')], {
     cwd: REPO,
     env: { ...process.env, ...target.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
