@@ -70,7 +70,7 @@ async function waitForOutput(pattern: RegExp, from = 0, timeoutMs = 45_000): Pro
   }
 }
 
-/** The legacy order (legacy-system.md §4): GET http://IP:PORT/<base64 of the Automate XML>. */
+/** The legacy order (docs/spec-notes.md, Automate): GET http://IP:PORT/<base64 of the Automate XML>. */
 async function sendOrder(ip: string, port: number, syncId: string, type: 'C' | 'R' | 'I') {
   const xml =
     `<Automate><IDInterne_Demande>${randomUUID()}</IDInterne_Demande><Instruction>SYNCHRO</Instruction>` +

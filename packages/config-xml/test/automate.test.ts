@@ -24,7 +24,7 @@ const ORDER: AutomateOrder = {
 };
 
 describe('the legacy sync order', () => {
-  it('is the Automate XML of legacy-system.md §4, on one line, without declaration', () => {
+  it('is the Automate XML of the legacy protocol, on one line, without declaration', () => {
     expect(automateOrderXml(ORDER)).toBe(
       '<Automate><IDInterne_Demande>0b6f2a0e-6d1c-4d5e-9a3b-2f1e0c9d8b7a</IDInterne_Demande>' +
         '<Instruction>SYNCHRO</Instruction><TimeStamp>2025-03-10T12:00:00.000Z</TimeStamp>' +

@@ -19,7 +19,10 @@ export const ZDashboardSource = z.object({
 });
 export type TDashboardSource = z.infer<typeof ZDashboardSource>;
 
-/** Hours of silence after which the automate service is shown offline (legacy-system.md §4). */
+/**
+ * Hours of silence after which the automate service is shown offline (docs/spec-notes.md,
+ * Automate: « inactive after 24 h »).
+ */
 export const AUTOMATE_OFFLINE_AFTER_HOURS = 24;
 
 /**

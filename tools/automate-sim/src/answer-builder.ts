@@ -1,7 +1,7 @@
 /**
  * The automate's answer to an order: XML with `RetSync` (1 accepted, 0 refused) and `RetInfo`, a
  * French message for the user. The real service sometimes leaves artefacts in `RetInfo` that the
- * console must clean before showing it (legacy-system.md §4); each can be asked for:
+ * console must clean before showing it (docs/spec-notes.md, Automate); each can be asked for:
  * - `doubleEscapedApos`: apostrophes written `&amp;apos;`, so the parsed text holds `&apos;`;
  * - `lineMarkers`: lines joined by a literal `/n` instead of a line break;
  * - `connectorText`: the text in the connector's convention (UTF-8 read as Latin-1, then sent as

@@ -1,5 +1,5 @@
 /**
- * The legacy sync order (legacy-system.md §4): the Automate XML, serialised without declaration,
+ * The legacy sync order (docs/spec-notes.md, Automate): the Automate XML, serialised without declaration,
  * then standard base64 without line breaks, sent as the path of one GET. `decodeOrder` reads and
  * checks it as the automate service does; `encodeOrder` writes one (tests, scripted peers).
  */

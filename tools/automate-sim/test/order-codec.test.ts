@@ -4,7 +4,7 @@ import { order } from './helpers.ts';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-/** The order exactly as legacy-system.md §4 writes it. */
+/** The order exactly as the legacy protocol writes it (docs/spec-notes.md, Automate). */
 const LEGACY_ORDER =
   '<Automate><IDInterne_Demande>3f2b8c1e-9d4a-4b7e-8f21-0c5d6e7f8a9b</IDInterne_Demande><Instruction>SYNCHRO</Instruction>' +
   '<TimeStamp>2025-11-14T08:09:52.542Z</TimeStamp><SYNCHRO><TypeSync>I</TypeSync>' +

@@ -2,7 +2,7 @@ import { decodeConnectorText } from '../codec.ts';
 import { scanDocument } from '../xml/scan.ts';
 
 /**
- * The automate's answer to an order (legacy-system.md §4): XML with `RetSync` (1 = accepted) and
+ * The automate's answer to an order (docs/spec-notes.md, Automate): XML with `RetSync` (1 = accepted) and
  * `RetInfo`, a French message for the user that the real service sometimes leaves with artefacts.
  */
 export interface AutomateAnswer {

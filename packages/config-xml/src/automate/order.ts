@@ -3,7 +3,7 @@ import type { ConfigDocument } from '../document.ts';
 import { escapeText } from '../xml/escape.ts';
 
 /**
- * The legacy sync order (legacy-system.md §4, docs/spec-notes.md Automate): the `Automate` XML,
+ * The legacy sync order (docs/spec-notes.md, Automate): the `Automate` XML,
  * serialised without declaration, then standard base64 without line breaks, sent as the path of
  * one `GET http://IP:PORT/<payload>`. The console writes it; the simulator reads it.
  */

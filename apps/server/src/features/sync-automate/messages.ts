@@ -2,7 +2,7 @@ import { formatBytes } from '../../http/connector-api.ts';
 
 /**
  * The French texts of a sync order's answer (`retInfo`), one per outcome (docs/server.md, Sync
- * orders). The legacy ones (legacy-system.md §4) are kept, without the vendor's names.
+ * orders). The legacy ones (docs/spec-notes.md, Automate) are kept, without the vendor's names.
  */
 
 export const NOT_PREMIUM_MESSAGE = 'Cette fonctionnalité nécessite une licence Premium';

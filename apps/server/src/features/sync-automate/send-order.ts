@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 
 /**
- * One legacy order on the wire (legacy-system.md §4): `GET http://IP:PORT/<payload>` to the
+ * One legacy order on the wire (docs/spec-notes.md, Automate): `GET http://IP:PORT/<payload>` to the
  * registered address, and what came back. Rules (docs/server.md, Sync orders):
  *
  * - the whole exchange (connection, request, headers, body) has `timeoutMs`; then the socket is

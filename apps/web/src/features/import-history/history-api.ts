@@ -30,7 +30,10 @@ function filterParams(filters: ListFilters) {
   };
 }
 
-/** GET /api/sync-history with the filters, the page and its cursor (product spec §7). */
+/**
+ * GET /api/sync-history with the filters, the page and its cursor (docs/spec-notes.md, Import
+ * history and transaction trace).
+ */
 export function historyListUrl(filters: ListFilters, position: ListPosition): string {
   return `${SYNC_HISTORY_PATH}${queryString({
     page: position.page,
@@ -112,7 +115,10 @@ export function fetchRecordLog(id: string, signal?: AbortSignal) {
   return api.text(syncHistoryRecordPath(id, 'log'), signal ? { signal } : {});
 }
 
-/** The record's produced file; its name from `Content-Disposition`, else download.xml (spec §7). */
+/**
+ * The record's produced file; its name from `Content-Disposition`, else download.xml
+ * (docs/spec-notes.md, Web: Historique d'importation).
+ */
 export function fetchRecordFile(id: string) {
   return api.download(syncHistoryRecordPath(id, 'file'), 'download.xml');
 }

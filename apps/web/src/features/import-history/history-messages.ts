@@ -1,13 +1,13 @@
 /**
- * The import history's texts (product spec §2 and §8, as written; French spacing applied where the
- * spec's plain space sits before a colon).
+ * The import history's texts (docs/spec-notes.md, Web: Historique d'importation, as written;
+ * French spacing applied where the spec's plain space sits before a colon).
  */
 export const HISTORY_TEXT = {
   title: "Historique d'importation",
-  /** The version label of this screen (product spec §1: « The import history screen shows 6.16.26 »). */
+  /** The version label of this screen (« shows the version label 6.16.26 », same notes). */
   version: '6.16.26',
   loading: "Chargement de l'historique en cours...",
-  /** Product spec §8: « History fetch: 'Failed to fetch history' ». */
+  /** « History fetch: 'Failed to fetch history' » (same notes). */
   fetchFailed: 'Failed to fetch history',
   loadErrorTitle: "Impossible de charger l'historique",
   empty: 'Aucun enregistrement trouvé pour les critères sélectionnés.',
@@ -38,7 +38,10 @@ export const HISTORY_TEXT = {
   fileFailed: 'Impossible de télécharger le fichier.',
 } as const;
 
-/** The state of the Traité cell and what a click does (product spec §4: 0 → 1 → -1 → 0). */
+/**
+ * The state of the Traité cell and what a click does (docs/spec-notes.md, Import history and
+ * transaction trace: 0 → 1 → -1 → 0).
+ */
 export const ETAT_TEXT: Record<-1 | 0 | 1, { label: string; action: string }> = {
   0: { label: 'Non traité', action: 'marquer comme traité' },
   1: { label: 'Traité', action: 'marquer en erreur' },

@@ -15,7 +15,8 @@ export type PreparedXml = { ok: true; xml: string; sizeBytes: number } | { ok: f
 
 /**
  * The record as it will be sent: serialised with the edits, refused when a value cannot be encoded
- * or when the text exceeds 50 MB (product spec §5), before anything is sent.
+ * or when the text exceeds 50 MB (docs/spec-notes.md, Import records and transactions), before
+ * anything is sent.
  */
 export function prepareXml(record: OpenedRecord | null, edits: ReadonlyMap<number, string>): PreparedXml {
   if (!record) return { ok: false, message: HISTORY_TEXT.xmlOriginalMissing };
@@ -34,9 +35,10 @@ export function prepareXml(record: OpenedRecord | null, edits: ReadonlyMap<numbe
 }
 
 /**
- * What a refused save says (product spec §8): 413 → the server's « trop volumineux » text with the
- * size; any other answer → its error text, else 'Échec de la mise à jour'; anything else (the
- * request never answered) → 'Impossible de sauvegarder les modifications'.
+ * What a refused save says (docs/spec-notes.md, Import history and transaction trace): 413 → the
+ * server's « trop volumineux » text with the size; any other answer → its error text, else 'Échec
+ * de la mise à jour'; anything else (the request never answered) → 'Impossible de sauvegarder les
+ * modifications'.
  */
 export function xmlSaveErrorMessage(error: unknown, sizeBytes: number): string {
   if (error instanceof ApiError) {

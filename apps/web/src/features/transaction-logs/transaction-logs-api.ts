@@ -12,7 +12,10 @@ import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { queryString, type ListFilters, type ListPosition } from '../../components/history/list-state.ts';
 
-/** The trace's filters as the API names them (`dateFilter`: yyyy-MM-dd, product spec §7). */
+/**
+ * The trace's filters as the API names them (`dateFilter`: yyyy-MM-dd, docs/spec-notes.md, Web:
+ * Trace des transactions).
+ */
 function filterParams(filters: ListFilters) {
   return { errorOnly: filters.errorOnly, dateFilter: filters.day, searchText: filters.search };
 }

@@ -1,4 +1,4 @@
-/** The transaction trace's texts (product spec §2 and §8, as written). */
+/** The transaction trace's texts (docs/spec-notes.md, Web: Trace des transactions, as written). */
 export const TRACE_TEXT = {
   title: 'Trace des transactions',
   loading: 'Chargement des transactions...',
@@ -12,7 +12,7 @@ export const TRACE_TEXT = {
   seeMore: 'Voir plus',
 } as const;
 
-/** The log's first two lines, with an ellipsis when there is more (product spec §2). */
+/** The log's first two lines, with an ellipsis when there is more (same notes). */
 export function logPreview(log: string, truncated: boolean): string {
   const lines = log.replace(/\r\n?/g, '\n').split('\n');
   const firstTwo = lines.slice(0, 2).join('\n').trimEnd();
@@ -20,7 +20,7 @@ export function logPreview(log: string, truncated: boolean): string {
   return more ? `${firstTwo}…` : firstTwo;
 }
 
-/** 'Affichage de 25 sur 1 234 enregistrements' (product spec §2). */
+/** 'Affichage de 25 sur 1 234 enregistrements' (same notes). */
 export function displaySummary(shown: number, total: string): string {
   return `Affichage de ${shown} sur ${total} enregistrements`;
 }
