@@ -20,7 +20,10 @@ export const CONNECTOR_LIMITS = {
   /** GET /import-records/queue: default and largest `limit`. */
   queueDefault: 100,
   queueMax: 500,
-  /** `Enreg` (the record's XML), in UTF-8 bytes: 50 MB (docs/spec-notes.md, Import records). */
+  /**
+   * `Enreg` (the record's XML), in UTF-8 bytes: 50 MB (docs/spec-notes.md, Import records and
+   * transactions).
+   */
   enregMaxBytes: 50 * MB,
   /** `Fichier.Contenu`, decoded bytes. */
   fileMaxBytes: 25 * MB,
@@ -231,7 +234,7 @@ export const ZConnectorFile = z.object(
 export type TConnectorFile = z.output<typeof ZConnectorFile>;
 
 // ---------------------------------------------------------------------------------------------
-// Record XML size (docs/spec-notes.md, Import records)
+// Record XML size (docs/spec-notes.md, Import records and transactions)
 
 /** `x` of the size messages: megabytes with one decimal, French style (`51,2`). */
 function megabytes(bytes: number): string {
@@ -240,7 +243,10 @@ function megabytes(bytes: number): string {
   );
 }
 
-/** The spec's message for a record XML over 50 MB (docs/spec-notes.md, Import records), with its size. */
+/**
+ * The spec's message for a record XML over 50 MB (docs/spec-notes.md, Import records and
+ * transactions), with its size.
+ */
 export function recordXmlTooLargeMessage(bytes: number): string {
   return `Le fichier XML est trop volumineux (${megabytes(bytes)} MB). La taille maximale autorisée est de 50MB.`;
 }

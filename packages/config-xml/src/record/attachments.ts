@@ -2,10 +2,10 @@ import type { ElementIndex } from '../xml/index.ts';
 import { parseRecord, type RecordDocument } from './check.ts';
 
 /**
- * The documents attached to an import record (docs/spec-notes.md, Import records): where the nearest `Table`
- * leaf (child of the element holding the fields, or of one of its ancestors) reads `ged` or
- * `images`, `NomDocument`/`BinaireDocument` or `NomFichier`/`Photo` carry a file name and the
- * file in base64.
+ * The documents attached to an import record (docs/spec-notes.md, Import records and
+ * transactions): where the nearest `Table` leaf (child of the element holding the fields, or of
+ * one of its ancestors) reads `ged` or `images`, `NomDocument`/`BinaireDocument` or
+ * `NomFichier`/`Photo` carry a file name and the file in base64.
  */
 export interface TRecordAttachment {
   /** File name as shown (decoded from the connector convention); '' when the record has none. */

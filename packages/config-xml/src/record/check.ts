@@ -3,7 +3,10 @@ import { ConfigXmlError } from '../errors.ts';
 import type { ElementIndex } from '../xml/index.ts';
 import { scanDocument } from '../xml/scan.ts';
 
-/** Largest import record XML (`Enreg`), in UTF-8 bytes: 50 MB (docs/spec-notes.md, Import records). */
+/**
+ * Largest import record XML (`Enreg`), in UTF-8 bytes: 50 MB (docs/spec-notes.md, Import records
+ * and transactions).
+ */
 export const RECORD_MAX_BYTES = CONNECTOR_LIMITS.enregMaxBytes;
 
 /** A checked import record: its text and the index of its elements (0 is the root). */

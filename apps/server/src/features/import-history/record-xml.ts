@@ -17,7 +17,8 @@ import { AppError } from '../../http/errors.ts';
 
 /**
  * The record XML between the connector's convention (stored) and the editor (shown): decoded for
- * display, checked safely and encoded again on save (docs/spec-notes.md, Import records).
+ * display, checked safely and encoded again on save (docs/spec-notes.md, Import records and
+ * transactions).
  */
 
 const MB = 1024 * 1024;
