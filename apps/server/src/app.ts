@@ -1,3 +1,4 @@
+import { DEFAULT_VERSION_RETENTION, type VersionRetention } from './config/env.ts';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
   type FastifyInstance,
@@ -55,6 +56,8 @@ export interface AppDeps {
   syncOrders?: Partial<SyncOrderSettings>;
   /** How GET /api/server-ip finds the server's address without PUBLIC_IP (tests replace it). */
   outwardAddress?: () => Promise<string | null>;
+  /** CONFIG_VERSIONS_KEEP and _MAX_AGE_DAYS; the defaults otherwise. */
+  versionRetention?: VersionRetention;
 }
 
 // A number means "trust that many proxy hops" (proxy-addr's function form).
@@ -83,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicIp: deps.publicIp,
     now: deps.now ?? (() => new Date()),
     configs: new ConfigCache(),
+    versionRetention: deps.versionRetention ?? DEFAULT_VERSION_RETENTION,
     // Loopback is allowed by default on the embedded database only (the demo's own machine).
     automateAddresses: createAutomateAddressPolicy({
       networks: deps.automateNetworks,

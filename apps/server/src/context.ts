@@ -1,3 +1,4 @@
+import type { VersionRetention } from './config/env.ts';
 import type { Db } from './db/types.ts';
 import type { ConfigCache } from './domain/config-cache.ts';
 import type { AutomateAddressPolicy } from './network/automate-address.ts';
@@ -14,4 +15,6 @@ export interface AppContext {
   configs: ConfigCache;
   /** The addresses an automate may register and receive orders at (AUTOMATE_NETWORKS). */
   automateAddresses: AutomateAddressPolicy;
+  /** How long old configuration versions are kept (CONFIG_VERSIONS_*). */
+  versionRetention: VersionRetention;
 }

@@ -4,7 +4,6 @@ import { openDatabase } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
 import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
-import { versionRetention } from './domain/config-retention.ts';
 import { localServerUrl, startDemoAutomate, type DemoAutomate } from './demo/demo-automate.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 import { resolveSessionSecret } from './security/session-secret.ts';
@@ -15,7 +14,6 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
   const env = readEnv();
-  versionRetention(); // CONFIG_VERSIONS_KEEP / _MAX_AGE_DAYS: a wrong value stops the start here
   if (env.databaseUrl && !env.sessionSecret) {
     // Checked before opening anything: no half-started server.
     resolveSessionSecret({ configured: undefined, databaseUrl: env.databaseUrl, dataDir: env.dataDir });
@@ -37,9 +35,10 @@ async function main(): Promise<void> {
     dataDir: env.dataDir,
   });
 
+  // DEMO=0 is carried out on PostgreSQL too (an existing demo installation is suspended).
   const demo =
-    !env.databaseUrl || env.demo
-      ? await ensureDemoInstallation(db, env.databaseUrl ? undefined : env.dataDir)
+    env.demo !== 'auto' || !env.databaseUrl
+      ? await ensureDemoInstallation(db, env.databaseUrl ? undefined : env.dataDir, env.demo === 'off')
       : null;
 
   const app = await buildApp({
@@ -51,6 +50,7 @@ async function main(): Promise<void> {
     automateNetworks: env.automateNetworks,
     webDistDir: WEB_DIST_DIR,
     logLevel: env.logLevel,
+    versionRetention: env.versionRetention,
   });
 
   let stopping = false;

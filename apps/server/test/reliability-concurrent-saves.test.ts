@@ -17,10 +17,6 @@ import { SECTION_SAVES, valuesIn, type SectionSave } from './helpers/section-sav
  * was made from (compare-and-swap on If-Match), and wrote nothing. Real HTTP on a listening
  * server; PGlite, or PostgreSQL with TEST_DATABASE_URL. docs/reliability.md, "Concurrent saves".
  */
-// Every version is kept, so that each one can be read back (the retention of old versions, which
-// answers 409 to a save made from a pruned one, is domain/config-retention.test.ts).
-process.env.CONFIG_VERSIONS_KEEP = '100000';
-
 const SESSIONS = 20;
 const SAVES_PER_SESSION = 10;
 const CONNECTOR_WRITES = 30;
@@ -43,7 +39,9 @@ describe(`concurrent saves (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () =
 
   beforeAll(async () => {
     db = await openTestDb();
-    app = await testApp(db);
+    // Every version is kept, so that each one can be read back (the retention of old versions,
+    // which answers 409 to a save made from a pruned one, is domain/config-retention.test.ts).
+    app = await testApp(db, { versionRetention: { keep: 100_000, maxAgeDays: 90 } });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -36,3 +36,43 @@ describe('TRUST_PROXY', () => {
     expect(() => readEnv({ TRUST_PROXY: text })).toThrow(`TRUST_PROXY invalide : ${named} (attendu :`);
   });
 });
+
+describe('configuration versions kept', () => {
+  it('reads CONFIG_VERSIONS_KEEP and CONFIG_VERSIONS_MAX_AGE_DAYS (defaults 50 and 90), refusing bad values in French', () => {
+    expect(readEnv({}).versionRetention).toEqual({ keep: 50, maxAgeDays: 90 });
+    expect(
+      readEnv({ CONFIG_VERSIONS_KEEP: ' 10 ', CONFIG_VERSIONS_MAX_AGE_DAYS: '30' }).versionRetention,
+    ).toEqual({
+      keep: 10,
+      maxAgeDays: 30,
+    });
+    for (const bad of ['0', '-1', 'abc', '1.5', '9999999999'])
+      expect(() => readEnv({ CONFIG_VERSIONS_KEEP: bad })).toThrow(
+        `CONFIG_VERSIONS_KEEP invalide : ${bad} (attendu : un nombre entier supérieur ou égal à 1).`,
+      );
+    expect(() => readEnv({ CONFIG_VERSIONS_MAX_AGE_DAYS: 'jamais' })).toThrow(
+      'CONFIG_VERSIONS_MAX_AGE_DAYS invalide',
+    );
+  });
+});
+
+describe('DEMO', () => {
+  it.each([
+    [undefined, 'auto'],
+    ['', 'auto'],
+    ['1', 'on'],
+    ['true', 'on'],
+    ['Oui', 'on'],
+    ['0', 'off'],
+    ['Off', 'off'],
+    [' non ', 'off'],
+  ])('%j → %j', (text, setting) => {
+    expect(readEnv({ DEMO: text }).demo).toBe(setting);
+  });
+
+  it('refuses another value in French, naming it', () => {
+    expect(() => readEnv({ DEMO: 'peut-être' })).toThrow(
+      "DEMO invalide : peut-être (attendu : 1 pour créer l'installation de démonstration, 0 pour l'arrêter).",
+    );
+  });
+});

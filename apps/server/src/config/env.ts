@@ -10,8 +10,11 @@ export interface ServerEnv {
   sessionSecret: string | undefined;
   publicIp: string | undefined;
   logLevel: string;
-  /** Create the demo installation on PostgreSQL too (it always is on a fresh embedded database). */
-  demo: boolean;
+  /**
+   * DEMO: 'on' (`1`) creates the demo installation on PostgreSQL too; 'auto' (unset) on the
+   * embedded database only; 'off' (`0`) creates none and suspends an existing one (demo/demo.ts).
+   */
+  demo: DemoSetting;
   /** fastify `trustProxy`: honour X-Forwarded-* from these proxies (a hop count or addresses). */
   trustProxy: false | number | string;
   /** Extra origins allowed to send mutating requests (a dev server on another port). */
@@ -20,7 +23,22 @@ export interface ServerEnv {
   automateNetworks: string | undefined;
   /** Start the automate simulator for the demo installation (embedded database); `DEMO_AUTOMATE=0` stops it. */
   demoAutomate: boolean;
+  /** CONFIG_VERSIONS_KEEP and CONFIG_VERSIONS_MAX_AGE_DAYS (domain/config-retention.ts). */
+  versionRetention: VersionRetention;
 }
+
+export type DemoSetting = 'on' | 'off' | 'auto';
+
+/**
+ * How long old configuration versions are kept: while among the newest `keep` of their
+ * installation and younger than `maxAgeDays` (domain/config-retention.ts).
+ */
+export interface VersionRetention {
+  keep: number;
+  maxAgeDays: number;
+}
+
+export const DEFAULT_VERSION_RETENTION: VersionRetention = { keep: 50, maxAgeDays: 90 };
 
 const nonEmpty = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
 
@@ -61,6 +79,46 @@ export function parseTrustProxy(v: string | undefined): false | number | string 
   return entries.join(',');
 }
 
+const DEMO_WORDS: Record<string, DemoSetting> = {
+  '1': 'on',
+  true: 'on',
+  on: 'on',
+  oui: 'on',
+  yes: 'on',
+  '0': 'off',
+  false: 'off',
+  off: 'off',
+  non: 'off',
+  no: 'off',
+};
+
+function parseDemo(v: string | undefined): DemoSetting {
+  const value = nonEmpty(v);
+  if (value === undefined) return 'auto';
+  const setting = DEMO_WORDS[value.toLowerCase()];
+  if (!setting)
+    throw new Error(
+      `DEMO invalide : ${value} (attendu : 1 pour créer l'installation de démonstration, 0 pour l'arrêter).`,
+    );
+  return setting;
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1)
+    throw new Error(`${name} invalide : ${raw} (attendu : un nombre entier supérieur ou égal à 1).`);
+  return Number(raw);
+}
+
+/** CONFIG_VERSIONS_KEEP (default 50) and CONFIG_VERSIONS_MAX_AGE_DAYS (default 90). */
+export function readVersionRetention(env: NodeJS.ProcessEnv): VersionRetention {
+  return {
+    keep: positiveInteger(env, 'CONFIG_VERSIONS_KEEP', DEFAULT_VERSION_RETENTION.keep),
+    maxAgeDays: positiveInteger(env, 'CONFIG_VERSIONS_MAX_AGE_DAYS', DEFAULT_VERSION_RETENTION.maxAgeDays),
+  };
+}
+
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const port = Number(nonEmpty(env.PORT) ?? 5000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -74,7 +132,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     sessionSecret: nonEmpty(env.SESSION_SECRET),
     publicIp: nonEmpty(env.PUBLIC_IP),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
-    demo: env.DEMO === '1' || env.DEMO === 'true',
+    demo: parseDemo(env.DEMO),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     allowedOrigins: (nonEmpty(env.ALLOWED_ORIGINS) ?? '')
       .split(',')
@@ -82,5 +140,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
       .filter(Boolean),
     automateNetworks: nonEmpty(env.AUTOMATE_NETWORKS),
     demoAutomate: !['0', 'false', 'non'].includes((nonEmpty(env.DEMO_AUTOMATE) ?? '1').toLowerCase()),
+    versionRetention: readVersionRetention(env),
   };
 }

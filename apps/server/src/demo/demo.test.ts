@@ -9,7 +9,7 @@ import { resumeInstallation, suspendInstallation } from '../domain/installation-
 import { findInstallationBySyncId } from '../domain/installations.ts';
 import { verifyClientId } from '../security/secrets.ts';
 import { resolveSessionSecret } from '../security/session-secret.ts';
-import { DEMO_CREDENTIALS_FILE, demoLoginUrl, demoTurnedOff, ensureDemoInstallation } from './demo.ts';
+import { DEMO_CREDENTIALS_FILE, demoLoginUrl, ensureDemoInstallation } from './demo.ts';
 
 let db: Db;
 const dir = mkdtempSync(join(tmpdir(), 'synchro-demo-'));
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 describe('demo installation', () => {
   it('is created once on an empty database, with its client id kept in a private file', async () => {
-    const demo = await ensureDemoInstallation(db, dir, {});
+    const demo = await ensureDemoInstallation(db, dir);
     expect(demo).toMatchObject({ syncId: 'DEMOA001', created: true });
     const inst = await findInstallationBySyncId(db, 'DEMOA001');
     expect(inst).toMatchObject({
@@ -38,7 +38,7 @@ describe('demo installation', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toContain(`clientId=${demo?.clientId}`);
 
-    const again = await ensureDemoInstallation(db, dir, {});
+    const again = await ensureDemoInstallation(db, dir);
     expect(again).toEqual({ syncId: 'DEMOA001', clientId: demo?.clientId, created: false });
     const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM installations');
     expect(row?.n).toBe(1);
@@ -52,11 +52,7 @@ describe('demo installation', () => {
       `INSERT INTO sessions (token_hash, installation_id, expires_at) VALUES ('h-demo', $1, now() + interval '1 day')`,
       [inst?.id],
     );
-    expect(demoTurnedOff({ DEMO: '0' })).toBe(true);
-    expect(demoTurnedOff({ DEMO: 'Off' })).toBe(true);
-    expect(demoTurnedOff({ DEMO: '1' })).toBe(false);
-    expect(demoTurnedOff({})).toBe(false);
-    expect(await ensureDemoInstallation(db, dir, { DEMO: '0' })).toBeNull();
+    expect(await ensureDemoInstallation(db, dir, true)).toBeNull();
     expect(existsSync(file)).toBe(false);
     expect(await findInstallationBySyncId(db, 'DEMOA001')).toMatchObject({ suspended: true });
     const [sessions] = await db.query<{ n: number }>(
@@ -70,14 +66,14 @@ describe('demo installation', () => {
     );
     expect(audit).toEqual([{ actor: 'system', details: { reason: 'DEMO=0' } }]);
     // Again: nothing more (no second audit row).
-    expect(await ensureDemoInstallation(db, dir, { DEMO: '0' })).toBeNull();
+    expect(await ensureDemoInstallation(db, dir, true)).toBeNull();
     expect(await db.query(`SELECT 1 FROM audit_log WHERE action = 'installation.suspend'`)).toHaveLength(1);
   });
 
   it("on again after DEMO=0: resumed with a new client id, printed and kept; an administrator's suspension stays", async () => {
     const file = join(dir, DEMO_CREDENTIALS_FILE);
     expect(await findInstallationBySyncId(db, 'DEMOA001')).toMatchObject({ suspended: true });
-    const reopened = await ensureDemoInstallation(db, dir, {});
+    const reopened = await ensureDemoInstallation(db, dir);
     expect(reopened).toMatchObject({ syncId: 'DEMOA001', created: false });
     const inst = await findInstallationBySyncId(db, 'DEMOA001');
     expect(inst).toMatchObject({ suspended: false });
@@ -96,7 +92,7 @@ describe('demo installation', () => {
 
     // Suspended by an administrator: the demo's start leaves it so.
     await suspendInstallation(db, 'DEMOA001');
-    expect(await ensureDemoInstallation(db, dir, {})).toMatchObject({ created: false });
+    expect(await ensureDemoInstallation(db, dir)).toMatchObject({ created: false });
     expect(await findInstallationBySyncId(db, 'DEMOA001')).toMatchObject({ suspended: true });
     await resumeInstallation(db, 'DEMOA001');
   });
@@ -105,7 +101,7 @@ describe('demo installation', () => {
     const other = await openTestDb();
     const otherDir = mkdtempSync(join(tmpdir(), 'synchro-demo-off-'));
     try {
-      expect(await ensureDemoInstallation(other, otherDir, { DEMO: '0' })).toBeNull();
+      expect(await ensureDemoInstallation(other, otherDir, true)).toBeNull();
       const [row] = await other.query<{ n: number }>('SELECT count(*)::int AS n FROM installations');
       expect(row?.n).toBe(0);
       expect(readdirSync(otherDir)).toEqual([]);

@@ -32,11 +32,6 @@ function readSavedClientId(dataDir: string | undefined): string | null {
   return match?.[1]?.trim() ?? null;
 }
 
-/** `DEMO=0` (or `false`, `off`, `no`): no demo installation (read here, like DEMO_AUTOMATE). */
-export function demoTurnedOff(env: NodeJS.ProcessEnv = process.env): boolean {
-  return ['0', 'false', 'off', 'no'].includes((env.DEMO ?? '').trim().toLowerCase());
-}
-
 /**
  * DEMO=0: nothing is created; the client id kept in clear is deleted; an existing demo
  * installation is suspended (its sessions end; audited, actor 'system'): its client id was
@@ -54,14 +49,15 @@ async function turnOffDemo(db: Db, dataDir: string | undefined): Promise<void> {
  * Creates the demo installation when the database has none. Its client id is random; it is
  * kept in DATA_DIR/demo-credentials.txt (mode 600, in the 0700 data folder) while the demo is on,
  * so that later starts can print the login link again. Returns null when the database already
- * holds other installations and no demo, or when the demo is turned off (DEMO=0: turnOffDemo).
+ * holds other installations and no demo, or when the demo is turned off (`turnedOff`, DEMO=0 read
+ * by config/env.ts: turnOffDemo).
  */
 export async function ensureDemoInstallation(
   db: Db,
   dataDir: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  turnedOff = false,
 ): Promise<DemoCredentials | null> {
-  if (demoTurnedOff(env)) {
+  if (turnedOff) {
     await turnOffDemo(db, dataDir);
     return null;
   }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation } from '../../test/helpers/app.ts';
+import { addInstallation, signIn, testApp } from '../../test/helpers/app.ts';
+import { SECTION_SAVES } from '../../test/helpers/section-saves.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
 import type { Db } from '../db/types.ts';
-import { readVersionRetention, type VersionRetention } from './config-retention.ts';
+import type { VersionRetention } from '../config/env.ts';
 import { getVersionText, lockConfiguration, writeNewVersion } from './configurations.ts';
 
 let db: Db;
@@ -70,20 +71,28 @@ describe('configuration versions: retention', () => {
     expect(await getVersionText(db, installation.id, 2)).toBeNull();
   });
 
-  it('reads CONFIG_VERSIONS_KEEP and CONFIG_VERSIONS_MAX_AGE_DAYS (defaults 50 and 90), refusing bad values in French', () => {
-    expect(readVersionRetention({})).toEqual({ keep: 50, maxAgeDays: 90 });
-    expect(
-      readVersionRetention({ CONFIG_VERSIONS_KEEP: ' 10 ', CONFIG_VERSIONS_MAX_AGE_DAYS: '30' }),
-    ).toEqual({
-      keep: 10,
-      maxAgeDays: 30,
-    });
-    for (const bad of ['0', '-1', 'abc', '1.5', '9999999999'])
-      expect(() => readVersionRetention({ CONFIG_VERSIONS_KEEP: bad })).toThrow(
-        `CONFIG_VERSIONS_KEEP invalide : ${bad} (attendu : un nombre entier supérieur ou égal à 1).`,
-      );
-    expect(() => readVersionRetention({ CONFIG_VERSIONS_MAX_AGE_DAYS: 'jamais' })).toThrow(
-      'CONFIG_VERSIONS_MAX_AGE_DAYS invalide',
-    );
+  it('a save through the API prunes with the retention the server was started with', async () => {
+    const app = await testApp(db, { versionRetention: { keep: 3, maxAgeDays: 90 } });
+    try {
+      const { installation } = await addInstallation(db, { syncId: 'RET9' });
+      const cookie = await signIn(app, 'RET9');
+      const save = SECTION_SAVES.find((s) => s.key === 'externalLinks')!;
+      const view = (await app.inject({ method: 'GET', url: save.getPath, headers: { cookie } })).json<{
+        data: unknown;
+      }>().data;
+      for (let n = 1; n <= 5; n++) {
+        const res = await app.inject({
+          method: save.method,
+          url: save.path,
+          headers: { cookie },
+          payload: save.payload(view, n) as object,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      // Version 1 (created) and five saves: the newest three stay.
+      expect(await versions(installation.id)).toEqual([4, 5, 6]);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -3,7 +3,8 @@ import { ConfigXmlError, parseConfig, type ConfigDocument } from '@synchro/confi
 import { exactText, storedText } from '../db/text-column.ts';
 import type { Queryable } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
-import { pruneVersions, versionRetention, type VersionRetention } from './config-retention.ts';
+import type { VersionRetention } from '../config/env.ts';
+import { pruneVersions } from './config-retention.ts';
 
 /**
  * The stored ConfigConnecteur of each installation: the current text and its version
@@ -160,7 +161,7 @@ export async function writeNewVersion(
   text: string,
   author: Exclude<ConfigurationAuthor, 'admin'>,
   section: string | null,
-  retention: VersionRetention = versionRetention(),
+  retention: VersionRetention,
 ): Promise<number> {
   await ensureInHistory(tx, installationId, current);
   const next = current.version + 1;

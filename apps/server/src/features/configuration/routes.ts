@@ -53,6 +53,7 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
             ifMatch,
             payload,
             address: request.ip,
+            retention: ctx.versionRetention,
           });
         } catch (err) {
           if (!errorField || !(err instanceof AppError)) throw err;

@@ -1,3 +1,4 @@
+import type { VersionRetention } from '../../config/env.ts';
 import {
   CONFIG_SECTIONS,
   type ConfigSectionSave,
@@ -62,6 +63,7 @@ export interface SaveRequest<K extends TSaveableSectionKey> {
   /** Validated with the section's payload schema. */
   payload: TSectionPayloadNormal<K>;
   address: string;
+  retention: VersionRetention;
 }
 
 /**
@@ -95,7 +97,7 @@ export async function saveSection<K extends TSaveableSectionKey>(
     const version =
       text === current.text
         ? current.version
-        : await writeNewVersion(tx, installation.id, current, text, 'user', kind);
+        : await writeNewVersion(tx, installation.id, current, text, 'user', kind, req.retention);
     await saver.alsoWrite?.(tx, installation, payload);
     await recordAudit(tx, {
       installationId: installation.id,

@@ -1,3 +1,4 @@
+import type { VersionRetention } from '../../config/env.ts';
 import type { TConnectorConfigPatch, TConnectorConfigPatchAnswer } from '@synchro/contracts';
 import { ConfigXmlError, editConnectorParts } from '@synchro/config-xml';
 import type { Db, Queryable } from '../../db/types.ts';
@@ -70,6 +71,7 @@ export async function writeConnectorParts(
   installation: Installation,
   patch: TConnectorConfigPatch,
   address: string,
+  retention: VersionRetention,
 ): Promise<TConnectorConfigPatchAnswer> {
   const parts = partsOf(patch);
   return db.transaction(async (tx) => {
@@ -83,7 +85,15 @@ export async function writeConnectorParts(
       throw err;
     }
     if (text === current.text) return { version: current.version };
-    const version = await writeNewVersion(tx, installation.id, current, text, 'connector', 'connector');
+    const version = await writeNewVersion(
+      tx,
+      installation.id,
+      current,
+      text,
+      'connector',
+      'connector',
+      retention,
+    );
     await recordAudit(tx, {
       installationId: installation.id,
       syncId: installation.syncId,

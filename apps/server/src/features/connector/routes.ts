@@ -86,7 +86,13 @@ export function connectorRoutes(
     route('configuration-write', BODY_LIMITS.configurationPatch),
     async (request): Promise<TConnectorConfigPatchAnswer> => {
       const patch = parseConnectorOr400(ZConnectorConfigPatch, request.body);
-      return writeConnectorParts(ctx.db, connectorCaller(request).installation, patch, request.ip);
+      return writeConnectorParts(
+        ctx.db,
+        connectorCaller(request).installation,
+        patch,
+        request.ip,
+        ctx.versionRetention,
+      );
     },
   );
 

@@ -10,6 +10,6 @@ export function debugRoutes(app: FastifyInstance, ctx: AppContext): void {
     xmlStatus(ctx.db, currentInstallation(request).id),
   );
   app.post('/api/debug/repair-xml', guard, async (request): Promise<TRepairResponse> =>
-    repairStored(ctx.db, currentInstallation(request), request.ip),
+    repairStored(ctx.db, currentInstallation(request), request.ip, ctx.versionRetention),
   );
 }

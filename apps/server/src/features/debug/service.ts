@@ -1,3 +1,4 @@
+import type { VersionRetention } from '../../config/env.ts';
 import type { TRepairResponse, TXmlStatusResponse } from '@synchro/contracts';
 import { ConfigXmlError, diagnoseConfig, hideSecretNamesIn, repairConfig } from '@synchro/config-xml';
 import { recordAudit } from '../../domain/audit.ts';
@@ -21,6 +22,7 @@ export async function repairStored(
   db: Db,
   installation: Installation,
   address: string,
+  retention: VersionRetention,
 ): Promise<TRepairResponse> {
   return db.transaction(async (tx) => {
     const current = await lockConfiguration(tx, installation.id);
@@ -41,7 +43,15 @@ export async function repairStored(
         diagnostic: diagnoseConfig(current.text),
       };
     }
-    const version = await writeNewVersion(tx, installation.id, current, repaired.text, 'repair', null);
+    const version = await writeNewVersion(
+      tx,
+      installation.id,
+      current,
+      repaired.text,
+      'repair',
+      null,
+      retention,
+    );
     await recordAudit(tx, {
       installationId: installation.id,
       syncId: installation.syncId,
