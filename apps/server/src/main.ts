@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { readEnv } from './config/env.ts';
+import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './db/embedded-upkeep.ts';
 import { openDatabase } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
@@ -53,6 +54,16 @@ async function main(): Promise<void> {
     versionRetention: env.versionRetention,
   });
 
+  // PGlite has no autovacuum of its own (db/embedded-upkeep.ts).
+  const upkeep: EmbeddedUpkeep | null =
+    db.kind === 'pglite'
+      ? startEmbeddedUpkeep(db, (runs) => {
+          if (runs instanceof Error)
+            app.log.error({ err: runs }, 'entretien de la base embarquée impossible');
+          else app.log.info({ upkeep: runs }, 'entretien de la base embarquée');
+        })
+      : null;
+
   let stopping = false;
   let demoAutomate: DemoAutomate | null = null;
   const stop = async (signal: string) => {
@@ -65,6 +76,7 @@ async function main(): Promise<void> {
     try {
       await demoAutomate?.stop();
       await app.close();
+      await upkeep?.stop();
     } finally {
       await db.close();
     }
@@ -77,6 +89,7 @@ async function main(): Promise<void> {
     await app.listen({ port: env.port, host: env.host });
   } catch (err) {
     await app.close().catch(() => {});
+    await upkeep?.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(
