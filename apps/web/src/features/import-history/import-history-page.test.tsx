@@ -5,6 +5,7 @@ import type { TSyncHistoryPage, TSyncHistoryRow } from '@synchro/contracts';
 import { demoUser } from '../../test/fixtures.ts';
 import { historyPage, historyRow } from '../../test/history-fixtures.ts';
 import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
+import { HISTORY_TEXT } from './history-messages.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -355,6 +356,26 @@ describe('Historique d’importation: log and file', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Copier le log' }));
     expect(writeText).toHaveBeenCalledWith('Import du devis\n{"ok":1}');
     expect((await screen.findAllByText('Copié !')).length).toBeGreaterThan(0);
+  });
+
+  it('says why the log could not be read, and reads it again with « Réessayer »', async () => {
+    let fail = true;
+    show(historyPage([historyRow(0)]), {
+      'GET /api/sync-history/NUXIDEV0000/log': () =>
+        fail
+          ? json({ message: 'Le serveur est indisponible.' }, 503)
+          : new Response('Import du devis', { status: 200 }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Log de synchronisation (XX_1000)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log de synchronisation' });
+    const alert = await within(dialog).findByRole('alert');
+    expect(within(alert).getByRole('heading', { level: 3 })).toHaveTextContent(HISTORY_TEXT.logLoadFailed);
+    expect(alert).toHaveTextContent('Le serveur est indisponible.');
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }));
+    expect(await within(dialog).findByRole('textbox', { name: 'Contenu du log' })).toHaveValue(
+      'Import du devis',
+    );
   });
 
   it("says 'Impossible de copier le log' when the clipboard refuses, and 'Aucun log disponible' when empty", async () => {

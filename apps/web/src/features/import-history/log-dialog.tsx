@@ -5,6 +5,7 @@ import type { TSyncHistoryRow } from '@synchro/contracts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { ErrorState } from '../../components/ui/error-state.tsx';
 import {
   Dialog,
   DialogContent,
@@ -62,22 +63,13 @@ export function LogDialog({ record, onClose }: { record: TSyncHistoryRow | null;
         </DialogHeader>
         {log.isPending ? <LoadingState label="Chargement du log..." className="min-h-32" /> : null}
         {log.isError ? (
-          <div
-            role="alert"
-            className="grid gap-3 rounded-md border border-destructive/30 bg-destructive-soft p-4 text-sm text-destructive-soft-foreground"
-          >
-            <p className="font-medium">{HISTORY_TEXT.logLoadFailed}</p>
-            <p>{errorDetail(log.error, 'Le serveur ne répond pas.')}</p>
-            <Button
-              variant="outline"
-              size="sm"
-              className="justify-self-start"
-              busy={log.isFetching}
-              onClick={() => void log.refetch()}
-            >
-              Réessayer
-            </Button>
-          </div>
+          <ErrorState
+            compact
+            title={HISTORY_TEXT.logLoadFailed}
+            message={errorDetail(log.error, 'Le serveur ne répond pas.')}
+            retrying={log.isFetching}
+            onRetry={() => void log.refetch()}
+          />
         ) : null}
         {empty ? (
           <p className="rounded-md border border-dashed border-border px-4 py-8 text-center text-sm text-muted-foreground">

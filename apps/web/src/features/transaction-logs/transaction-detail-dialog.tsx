@@ -1,6 +1,7 @@
 import type { TTransactionLogRow } from '@synchro/contracts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { ErrorState } from '../../components/ui/error-state.tsx';
 import {
   Dialog,
   DialogContent,
@@ -61,9 +62,13 @@ export function TransactionDetailDialog({ row, zone, onClose }: TransactionDetai
             {row?.logTruncated && detail.isPending ? (
               <LoadingState label="Chargement du log complet..." className="min-h-32" />
             ) : detail.isError ? (
-              <p role="alert" className="text-sm text-destructive">
-                {errorDetail(detail.error, TRACE_TEXT.loadError)}
-              </p>
+              <ErrorState
+                compact
+                title={TRACE_TEXT.logLoadFailed}
+                message={errorDetail(detail.error, TRACE_TEXT.loadError)}
+                retrying={detail.isFetching}
+                onRetry={() => void detail.refetch()}
+              />
             ) : (
               <Textarea
                 readOnly

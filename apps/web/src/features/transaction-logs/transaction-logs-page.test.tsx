@@ -170,4 +170,28 @@ describe('Trace des transactions', () => {
       expect(within(dialog).getByRole('textbox', { name: 'Contenu du log' })).toHaveValue(full),
     );
   });
+
+  it('says why the whole log could not be read, and reads it again with « Réessayer »', async () => {
+    const full = Array.from({ length: 30 }, (_, i) => `Ligne ${i + 1}`).join('\n');
+    let fail = true;
+    show(transactionsPage([transactionRow(1, { Log: 'Ligne 1', logTruncated: true })]), {
+      'GET /api/transaction-logs/T-000001': () =>
+        fail
+          ? json({ message: 'Le serveur est indisponible.' }, 503)
+          : json(transactionRow(1, { Log: full })),
+    });
+    await table();
+    await userEvent.click(screen.getByRole('button', { name: 'Voir plus (transaction 801)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Détail de la transaction' });
+    const alert = await within(dialog).findByRole('alert');
+    expect(within(alert).getByRole('heading', { level: 3 })).toHaveTextContent(
+      'Impossible de charger le log complet',
+    );
+    expect(alert).toHaveTextContent('Le serveur est indisponible.');
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('textbox', { name: 'Contenu du log' })).toHaveValue(full),
+    );
+  });
 });

@@ -9,6 +9,7 @@ export const TRACE_TEXT = {
   searchLabel: 'Rechercher',
   searchPlaceholder: 'Type de document, ID terminal ou n° de document',
   detailTitle: 'Détail de la transaction',
+  logLoadFailed: 'Impossible de charger le log complet',
   seeMore: 'Voir plus',
 } as const;
 
