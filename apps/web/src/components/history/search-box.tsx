@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Search, X } from 'lucide-react';
 import { HISTORY_LIMITS } from '@synchro/contracts';
 import { Button } from '../ui/button.tsx';
-import { Input } from '../ui/input.tsx';
+import { SearchInput } from '../ui/input.tsx';
 import { FieldHint, Label } from '../ui/label.tsx';
 
 export interface SearchBoxProps {
@@ -34,28 +34,23 @@ export function SearchBox({ label, placeholder, applied, onSearch }: SearchBoxPr
     <div className="grid min-w-0 content-start gap-2">
       <Label htmlFor={id}>{label}</Label>
       <div className="flex min-w-0 gap-2">
-        <div className="relative min-w-0 flex-1">
-          <Search
-            aria-hidden="true"
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-          />
-          <Input
-            id={id}
-            type="search"
-            enterKeyHint="search"
-            className="pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden"
-            placeholder={placeholder}
-            maxLength={HISTORY_LIMITS.searchMaxChars}
-            value={text}
-            aria-describedby={`${id}-hint`}
-            onChange={(event) => setText(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                onSearch(text.trim());
-              }
-            }}
-          />
+        <SearchInput
+          wrapperClassName="min-w-0 flex-1"
+          id={id}
+          enterKeyHint="search"
+          className="pr-9 [&::-webkit-search-cancel-button]:hidden"
+          placeholder={placeholder}
+          maxLength={HISTORY_LIMITS.searchMaxChars}
+          value={text}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              onSearch(text.trim());
+            }
+          }}
+        >
           {text ? (
             <button
               type="button"
@@ -69,7 +64,7 @@ export function SearchBox({ label, placeholder, applied, onSearch }: SearchBoxPr
               <span className="sr-only">Effacer la recherche</span>
             </button>
           ) : null}
-        </div>
+        </SearchInput>
         <Button variant="outline" className="max-sm:px-3" onClick={() => onSearch(text.trim())}>
           <Search aria-hidden="true" className="sm:hidden" />
           <span className="max-sm:sr-only">Rechercher</span>

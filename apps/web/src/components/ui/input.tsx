@@ -1,4 +1,5 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Search } from 'lucide-react';
 import { cn } from '../../lib/cn.ts';
 
 export function Input({ className, type = 'text', ...props }: ComponentProps<'input'>) {
@@ -23,5 +24,27 @@ export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
       )}
       {...props}
     />
+  );
+}
+
+/**
+ * A search field: the input with its magnifier on the left (`type="search"`). `wrapperClassName`
+ * sizes the whole; `children` go over the input on the right (a clear button).
+ */
+export function SearchInput({
+  className,
+  wrapperClassName,
+  children,
+  ...props
+}: Omit<ComponentProps<'input'>, 'type'> & { wrapperClassName?: string; children?: ReactNode }) {
+  return (
+    <div className={cn('relative', wrapperClassName)}>
+      <Search
+        aria-hidden="true"
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+      />
+      <Input type="search" className={cn('pl-9', className)} {...props} />
+      {children}
+    </div>
   );
 }

@@ -1,9 +1,9 @@
 import { memo, useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
-import { ChevronRight, Search } from 'lucide-react';
+import { ChevronRight } from 'lucide-react';
 import type { TExclusion, TExclusionType } from '@synchro/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
-import { Input } from '../../components/ui/input.tsx';
+import { SearchInput } from '../../components/ui/input.tsx';
 import { cn } from '../../lib/cn.ts';
 import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
 import { useConfigSection, useDataLists } from '../../forms/use-config-section.ts';
@@ -219,20 +219,15 @@ function ExclusionColumn({
             {count > 1 ? 'exclusions' : 'exclusion'}
           </p>
         </div>
-        <div className="relative">
+        <div>
           <label htmlFor={filterId} className="sr-only">
             Filtrer {title.toLowerCase()}
           </label>
-          <Search
-            aria-hidden="true"
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-          />
-          <Input
+          <SearchInput
             id={filterId}
-            type="search"
             autoComplete="off"
             placeholder="Filtrer…"
-            className="h-9 pl-9"
+            className="h-9"
             value={filter}
             onChange={(event) => {
               setFilter(event.target.value);

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import { Search } from 'lucide-react';
 import type { TSyncHistoryRow } from '@synchro/contracts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/save-file.ts';
@@ -12,7 +11,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
-import { Input } from '../../components/ui/input.tsx';
+import { SearchInput } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { LoadingState } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
@@ -170,20 +169,14 @@ export function XmlEditorDialog({ row, zone, onClose }: XmlEditorDialogProps) {
                 <Label htmlFor={filterId} className="sr-only">
                   Filtrer les champs
                 </Label>
-                <div className="relative min-w-48 flex-1 sm:max-w-sm">
-                  <Search
-                    aria-hidden="true"
-                    className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                  />
-                  <Input
-                    id={filterId}
-                    type="search"
-                    className="h-9 pl-9"
-                    placeholder="Filtrer les champs (nom ou valeur)"
-                    value={filter}
-                    onChange={(event) => setFilter(event.target.value)}
-                  />
-                </div>
+                <SearchInput
+                  id={filterId}
+                  wrapperClassName="min-w-48 flex-1 sm:max-w-sm"
+                  className="h-9"
+                  placeholder="Filtrer les champs (nom ou valeur)"
+                  value={filter}
+                  onChange={(event) => setFilter(event.target.value)}
+                />
                 <p className="text-xs text-muted-foreground">
                   {loaded.record.fields.length} champs · {loaded.record.groups.length} groupes
                   {loaded.record.attachments.some((a) => a.isDocument) ? ' · documents joints' : ''}
