@@ -7,15 +7,18 @@ import { connectorTimeZone } from './time-zone.ts';
 
 /**
  * The zone the history screens show times in: the dashboard's (Planification's zone, else the
- * installation's, else Europe/Paris), with its offset now for the notice.
+ * installation's, else Europe/Paris), with its offset now for the notice. `from`: the routes'
+ * context (configuration cache, database, clock); `signIn`: the request's installation and the
+ * configuration version it was signed in with.
  */
 export async function displayTimeZoneOf(
-  configs: ConfigCache,
-  db: Queryable,
-  installation: Installation,
-  configVersion: number,
-  now: Date,
+  from: { configs: ConfigCache; db: Queryable; now: () => Date },
+  signIn: { installation: Installation; configVersion: number },
 ): Promise<TDisplayTimeZone> {
-  const zone = connectorTimeZone(await configs.at(db, installation.id, configVersion), installation);
-  return { zone, offsetMinutes: zoneOffsetMinutes(now, zone) };
+  const { installation, configVersion } = signIn;
+  const zone = connectorTimeZone(
+    await from.configs.at(from.db, installation.id, configVersion),
+    installation,
+  );
+  return { zone, offsetMinutes: zoneOffsetMinutes(from.now(), zone) };
 }

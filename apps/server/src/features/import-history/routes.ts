@@ -7,7 +7,6 @@ import {
   ZSyncHistoryQuery,
   ZSyncHistoryStatusRequest,
   ZSyncHistoryXmlRequest,
-  type TDisplayTimeZone,
   type TSyncHistoryPage,
   type TSyncHistoryStatusAnswer,
   type TSyncHistoryXml,
@@ -47,11 +46,6 @@ interface IdParams {
   id: string;
 }
 
-function displayZoneOf(ctx: AppContext, request: FastifyRequest): Promise<TDisplayTimeZone> {
-  const { installation, configVersion } = currentSignIn(request);
-  return displayTimeZoneOf(ctx.configs, ctx.db, installation, configVersion, ctx.now());
-}
-
 function actorOf(request: FastifyRequest): HistoryActor {
   const { installation } = currentSignIn(request);
   return { installationId: installation.id, syncId: installation.syncId, address: request.ip };
@@ -82,7 +76,7 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
 
   app.get(SYNC_HISTORY_PATH, { preHandler }, async (request): Promise<TSyncHistoryPage> => {
     const query = parseOr400(ZSyncHistoryQuery, request.query);
-    const displayTimeZone = await displayZoneOf(ctx, request);
+    const displayTimeZone = await displayTimeZoneOf(ctx, currentSignIn(request));
     return listHistory(
       ctx.db,
       currentSignIn(request).installation.id,
@@ -157,7 +151,7 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
 
   app.get(SYNC_HISTORY_EXPORT_PATH, { preHandler }, async (request, reply) => {
     const query = parseOr400(ZSyncHistoryExportQuery, request.query);
-    const { zone } = await displayZoneOf(ctx, request);
+    const { zone } = await displayTimeZoneOf(ctx, currentSignIn(request));
     const filters = historyFilters(query, zone);
     const actor = actorOf(request);
     await auditHistoryExport(ctx.db, actor, IMPORT_RECORDS, filters);

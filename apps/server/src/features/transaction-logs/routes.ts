@@ -4,11 +4,10 @@ import {
   TRANSACTION_LOGS_PATH,
   ZTransactionLogsExportQuery,
   ZTransactionLogsQuery,
-  type TDisplayTimeZone,
   type TTransactionLogDetail,
   type TTransactionLogsPage,
 } from '@synchro/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { auditHistoryExport, csvRowsOf } from '../../domain/history-export.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
@@ -25,17 +24,12 @@ import {
 
 const EXPORT_BATCH = 5000;
 
-function displayZoneOf(ctx: AppContext, request: FastifyRequest): Promise<TDisplayTimeZone> {
-  const { installation, configVersion } = currentSignIn(request);
-  return displayTimeZoneOf(ctx.configs, ctx.db, installation, configVersion, ctx.now());
-}
-
 export function transactionLogsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const preHandler = requireSession(ctx);
 
   app.get(TRANSACTION_LOGS_PATH, { preHandler }, async (request): Promise<TTransactionLogsPage> => {
     const query = parseOr400(ZTransactionLogsQuery, request.query);
-    const displayTimeZone = await displayZoneOf(ctx, request);
+    const displayTimeZone = await displayTimeZoneOf(ctx, currentSignIn(request));
     return listTransactions(
       ctx.db,
       currentSignIn(request).installation.id,
@@ -54,7 +48,7 @@ export function transactionLogsRoutes(app: FastifyInstance, ctx: AppContext): vo
 
   app.get(TRANSACTION_LOGS_EXPORT_PATH, { preHandler }, async (request, reply) => {
     const query = parseOr400(ZTransactionLogsExportQuery, request.query);
-    const { zone } = await displayZoneOf(ctx, request);
+    const { zone } = await displayTimeZoneOf(ctx, currentSignIn(request));
     const filters = transactionFilters(query, zone);
     const { installation } = currentSignIn(request);
     await auditHistoryExport(
