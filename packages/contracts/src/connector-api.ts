@@ -190,7 +190,6 @@ export type TConnectorBatchAnswer = z.output<typeof ZConnectorBatchAnswer>;
 export const ZImportQueueQuery = z.object({
   limit: nullAsAbsent(zInteger(1, CONNECTOR_LIMITS.queueMax).default(CONNECTOR_LIMITS.queueDefault)),
 });
-export type TImportQueueQuery = z.output<typeof ZImportQueueQuery>;
 
 export const ZImportQueueRecord = z.object({
   IDInterne: z.string(),

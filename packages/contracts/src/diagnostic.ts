@@ -12,7 +12,6 @@ export const ZProblematicLine = z.object({
 export type TProblematicLine = z.infer<typeof ZProblematicLine>;
 
 export const ZDiagnosticSeverity = z.enum(['error', 'warning']);
-export type TDiagnosticSeverity = z.infer<typeof ZDiagnosticSeverity>;
 
 /** A fault found in the configuration document, beyond the parse error itself. */
 export const ZDiagnosticIssue = z.object({

@@ -19,7 +19,6 @@ export const ZSyncHistoryQuery = z.object({
   cursor: HISTORY_QUERY_PARTS.cursor,
 });
 export type TSyncHistoryQuery = z.output<typeof ZSyncHistoryQuery>;
-export type TSyncHistoryQueryInput = z.input<typeof ZSyncHistoryQuery>;
 
 /** Etat of an import record: 0 to import, 1 processed, -1 error/rejected. */
 export const ZEtat = z.union([z.literal(-1), z.literal(0), z.literal(1)]);

@@ -17,7 +17,6 @@ export const ZTransactionLogsQuery = z.object({
   cursor: HISTORY_QUERY_PARTS.cursor,
 });
 export type TTransactionLogsQuery = z.output<typeof ZTransactionLogsQuery>;
-export type TTransactionLogsQueryInput = z.input<typeof ZTransactionLogsQuery>;
 
 export const ZTransactionLogRow = z.object({
   /** The connector's transaction ID: the `{ID}` of transactionLogPath. */

@@ -3,6 +3,15 @@
  * backoff on network faults, timeouts, 408/409/425/429 and 5xx. Other answers are final. The
  * token goes in the Authorization header only, never in a log line or an error message.
  */
+import {
+  parsePayload,
+  ZAutomateReportAnswer,
+  ZConnectorBatchAnswer,
+  ZConnectorConfigPatchAnswer,
+  ZImportQueueAnswer,
+  type TTransactionsRequest,
+} from '@synchro/contracts';
+import type { z } from 'zod';
 import type { Logger } from './log.ts';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy, type RetryableFailure } from './retry.ts';
 import {
@@ -113,7 +122,7 @@ export class ConnectorApiClient {
 
   /** `POST /automate`: registration and heartbeat. */
   async register(body: TRegistrationBody): Promise<TRegistrationAnswer> {
-    return this.json<TRegistrationAnswer>('POST', '/automate', { body });
+    return this.json('POST', '/automate', ZAutomateReportAnswer, { body });
   }
 
   /** `GET /configuration`, with If-None-Match of the version read last time. */
@@ -129,7 +138,7 @@ export class ConnectorApiClient {
 
   /** `PATCH /configuration`: the nodes the connector owns. */
   async patchConfiguration(patch: TConfigurationPatch): Promise<TConfigurationPatchAnswer> {
-    return this.json('PATCH', '/configuration', { body: patch });
+    return this.json('PATCH', '/configuration', ZConnectorConfigPatchAnswer, { body: patch });
   }
 
   /** `POST /import-records`: one batch (at most MAX_RECORDS_PER_BATCH). */
@@ -137,16 +146,13 @@ export class ConnectorApiClient {
     if (records.length > MAX_RECORDS_PER_BATCH) {
       throw new RangeError(`at most ${MAX_RECORDS_PER_BATCH} records a request`);
     }
-    return this.json('POST', '/import-records', { body: { records } });
+    return this.json('POST', '/import-records', ZConnectorBatchAnswer, { body: { records } });
   }
 
   /** `GET /import-records/queue`: the records to import, oldest first. */
   async readImportQueue(limit = QUEUE_PAGE_SIZE): Promise<TQueuedRecord[]> {
-    const answer = await this.json<{ records?: TQueuedRecord[] }>(
-      'GET',
-      `/import-records/queue?limit=${limit}`,
-    );
-    return Array.isArray(answer.records) ? answer.records : [];
+    const answer = await this.json('GET', `/import-records/queue?limit=${limit}`, ZImportQueueAnswer);
+    return answer.records;
   }
 
   /** `POST /import-records/{IDInterne}/result`. */
@@ -159,16 +165,30 @@ export class ConnectorApiClient {
     if (transactions.length > MAX_TRANSACTIONS_PER_BATCH) {
       throw new RangeError(`at most ${MAX_TRANSACTIONS_PER_BATCH} transactions a request`);
     }
-    return this.json('POST', '/transactions', { body: { transactions } });
+    const body: TTransactionsRequest = { transactions };
+    return this.json('POST', '/transactions', ZConnectorBatchAnswer, { body });
   }
 
-  private async json<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  /** A call whose answer is read with its contract schema: a drift is an error, not a guess. */
+  private async json<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    options: CallOptions = {},
+  ): Promise<z.output<S>> {
     const answer = await this.call(method, path, options);
+    let data: unknown;
     try {
-      return JSON.parse(answer.text) as T;
+      data = JSON.parse(answer.text);
     } catch {
       throw new ApiCallError(`${method} ${path} : réponse illisible (JSON attendu)`, answer.status);
     }
+    const checked = parsePayload(schema, data);
+    if (!checked.ok) {
+      const why = checked.issues.map((i) => (i.path ? `${i.path} : ${i.message}` : i.message)).join(' ; ');
+      throw new ApiCallError(`${method} ${path} : réponse inattendue (${why})`, answer.status);
+    }
+    return checked.value;
   }
 
   private call(method: string, path: string, options: CallOptions): Promise<RawAnswer> {

@@ -5,6 +5,8 @@
  * body is JSON, else the raw body, else the status text. OK answers are parsed with their contract
  * schema.
  */
+import type { TApiError } from '@synchro/contracts';
+
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
@@ -18,6 +20,11 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The reason of a refused request: the `message` of the body (TApiError), else the body's text,
+ * else the status text. Read by hand, not with ZApiError: the first load of /auth carries no zod
+ * (docs/web.md, Budget), and a proxy's HTML page or an empty 502 must still give a reason.
+ */
 async function errorFromResponse(res: Response): Promise<ApiError> {
   let raw = '';
   try {
@@ -30,7 +37,7 @@ async function errorFromResponse(res: Response): Promise<ApiError> {
     try {
       const parsed: unknown = JSON.parse(raw);
       if (parsed && typeof parsed === 'object' && 'message' in parsed) {
-        const message = (parsed as { message: unknown }).message;
+        const message: unknown = (parsed as Partial<Record<keyof TApiError, unknown>>).message;
         if (typeof message === 'string' && message) text = message;
       }
     } catch {

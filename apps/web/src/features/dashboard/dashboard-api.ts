@@ -1,6 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { ZDashboardView, ZSyncAutomateResponse, type TSyncType } from '@synchro/contracts';
+import {
+  ZDashboardView,
+  ZSyncAutomateResponse,
+  type TSyncAutomateRequest,
+  type TSyncType,
+} from '@synchro/contracts';
 import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
@@ -36,7 +41,10 @@ export function useSyncAutomate() {
   const refetch = () => void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
   return useMutation({
     mutationFn: (type: TSyncType) =>
-      api.post('/api/sync-automate', { body: { type }, schema: ZSyncAutomateResponse }),
+      api.post('/api/sync-automate', {
+        body: { type } satisfies TSyncAutomateRequest,
+        schema: ZSyncAutomateResponse,
+      }),
     onSettled: (result) => {
       refetch();
       if (result?.retSync !== 1) return;

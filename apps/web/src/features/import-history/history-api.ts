@@ -11,6 +11,8 @@ import {
   type TEtat,
   type TSyncHistoryPage,
   type TSyncHistoryRow,
+  type TSyncHistoryStatusRequest,
+  type TSyncHistoryXmlRequest,
 } from '@synchro/contracts';
 import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -85,7 +87,7 @@ export function useStatusChange(options: { onError: (error: unknown) => void }) 
   return useMutation({
     mutationFn: ({ id, newStatus }: StatusChange) =>
       api.patch(syncHistoryRecordPath(id, 'status'), {
-        body: { newStatus },
+        body: { newStatus } satisfies TSyncHistoryStatusRequest,
         schema: ZSyncHistoryStatusAnswer,
       }),
     onMutate: async ({ id, newStatus }) => {
@@ -108,7 +110,10 @@ export function fetchRecordXml(id: string, signal?: AbortSignal) {
 }
 
 export function saveRecordXml(id: string, xml: string) {
-  return api.put(syncHistoryRecordPath(id, 'xml'), { body: { xml }, schema: ZSyncHistoryXmlSaved });
+  return api.put(syncHistoryRecordPath(id, 'xml'), {
+    body: { xml } satisfies TSyncHistoryXmlRequest,
+    schema: ZSyncHistoryXmlSaved,
+  });
 }
 
 export function fetchRecordLog(id: string, signal?: AbortSignal) {

@@ -1,0 +1,56 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiCallError, ConnectorApiClient } from '../src/api-client.ts';
+import { createLogger } from '../src/log.ts';
+
+let server: Server | undefined;
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+/** A console that answers every request with `status` and `body`. */
+async function consoleAnswering(status: number, body: string): Promise<string> {
+  server = createServer((_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+}
+
+function client(base: string) {
+  return new ConnectorApiClient({
+    server: base,
+    token: 'jeton-de-test',
+    log: createLogger({ sink: () => {} }),
+    retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
+  });
+}
+
+describe('the connector API client reads answers with the contract', () => {
+  it('gives back an answer that matches its schema', async () => {
+    const api = client(await consoleAnswering(200, '{"inserted":2,"duplicates":1}'));
+    expect(await api.postTransactions([])).toEqual({ inserted: 2, duplicates: 1 });
+  });
+
+  it('refuses an answer that drifted from the contract, naming the field', async () => {
+    const api = client(await consoleAnswering(200, '{"inserted":"deux","duplicates":0}'));
+    const error = await api.postTransactions([]).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ApiCallError);
+    expect((error as Error).message).toMatch(/^POST \/transactions : réponse inattendue \(inserted : /);
+  });
+
+  it('refuses an answer that is not JSON', async () => {
+    const api = client(await consoleAnswering(200, '<html>proxy</html>'));
+    await expect(api.readImportQueue()).rejects.toThrow(
+      /GET \/import-records\/queue\?limit=\d+ : réponse illisible \(JSON attendu\)/,
+    );
+  });
+
+  it('refuses a queue answer without its records', async () => {
+    const api = client(await consoleAnswering(200, '{}'));
+    await expect(api.readImportQueue()).rejects.toThrow(/réponse inattendue \(records : /);
+  });
+});
