@@ -1,5 +1,6 @@
 /** French formatting helpers (style-examples.md: fr-FR numbers, dd/MM/yyyy HH:mm, offsets shown). */
 
+import type { TPlanningCounts } from '@synchro/contracts';
 import { isValidTimeZone, wallClockAt, zoneOffsetMinutes } from '@synchro/contracts/time';
 
 export { zoneOffsetMinutes };
@@ -21,14 +22,8 @@ export function pluralize(count: number, singular: string, plural: string): stri
   return `${formatNumber(count)} ${Math.abs(count) < 2 ? singular : plural}`;
 }
 
-export interface PlanningCounts {
-  C: number;
-  R: number;
-  I: number;
-}
-
 /** "N Complètes / N Incrémentales / N Importations" with French singular/plural. */
-export function formatPlanningCounts(counts: PlanningCounts): string {
+export function formatPlanningCounts(counts: TPlanningCounts): string {
   return [
     pluralize(counts.C, 'Complète', 'Complètes'),
     pluralize(counts.R, 'Incrémentale', 'Incrémentales'),

@@ -33,6 +33,8 @@ export const ZTerminalView = z.object({
   authorizations: z.array(ZTerminalAuthorization),
 });
 export type TTerminalView = z.infer<typeof ZTerminalView>;
+/** What an edit of a terminal holds: its view without what follows from it (`declared`). */
+export type TTerminalEdit = Omit<TTerminalView, 'declared'>;
 export const ZTerminalsView = z.object({ terminals: z.array(ZTerminalView) });
 export type TTerminalsView = z.infer<typeof ZTerminalsView>;
 
@@ -83,9 +85,9 @@ export const ZTerminalPayload = z.object({
 });
 export type TTerminalPayload = z.input<typeof ZTerminalPayload>;
 
-/** The save that writes a terminal back as it is viewed (`changes` on top). */
+/** The save that writes a terminal back as it is viewed or edited (`changes` on top). */
 export function terminalPayloadOf(
-  view: TTerminalView,
+  view: TTerminalEdit,
   changes: Partial<TTerminalInput> = {},
 ): TTerminalPayload {
   const { Nom, ID_Tablette, ID_Smartphone, technicienId, depotId, commerciaux, authorizations } = view;

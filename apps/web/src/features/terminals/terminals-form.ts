@@ -1,10 +1,11 @@
-import type {
-  TCommercial,
-  TEmployee,
-  TSectionView,
-  TTerminalAuthorization,
-  TTerminalPayload,
-  TTerminalView,
+import {
+  terminalPayloadOf,
+  type TEmployee,
+  type TSectionView,
+  type TTerminalAuthorization,
+  type TTerminalEdit,
+  type TTerminalPayload,
+  type TTerminalView,
 } from '@synchro/contracts';
 
 /** GET /api/config/terminals: the terminals and the global feature list. */
@@ -12,19 +13,12 @@ type TerminalsView = TSectionView<'terminals'>;
 
 export type Autorise = TTerminalAuthorization['Autorise'];
 
-/** The edits of the selected terminal. */
-export interface TerminalForm {
-  /** Position of the terminal in the list of the view (the selection). */
+/**
+ * The edits of the selected terminal: the contract's terminal edit (its `xmlIndex` is the
+ * terminalIndex of the save) and its position in the list of the view (the selection).
+ */
+export interface TerminalForm extends TTerminalEdit {
   position: number;
-  /** Position of its Terminal element in the document: the terminalIndex of the save. */
-  xmlIndex: number;
-  Nom: string;
-  ID_Tablette: string;
-  ID_Smartphone: string;
-  technicienId: string;
-  depotId: string;
-  commerciaux: TCommercial[];
-  authorizations: TTerminalAuthorization[];
 }
 
 /** Shown in place of an empty name. */
@@ -52,14 +46,10 @@ export const employeeLabel = (e: TEmployee) => [e.Nom, e.Prenom].filter((p) => p
 export const knownPosition = (form: TerminalForm) => Number.isInteger(form.xmlIndex) && form.xmlIndex >= 0;
 
 export function toTerminalForm(terminal: TTerminalView, position: number): TerminalForm {
+  const { declared: _declared, ...edit } = terminal;
   return {
+    ...edit,
     position,
-    xmlIndex: terminal.xmlIndex,
-    Nom: terminal.Nom,
-    ID_Tablette: terminal.ID_Tablette,
-    ID_Smartphone: terminal.ID_Smartphone,
-    technicienId: terminal.technicienId,
-    depotId: terminal.depotId,
     commerciaux: terminal.commerciaux.map((c) => ({ IDInterne: c.IDInterne, Libelle: c.Libelle })),
     authorizations: terminal.authorizations.map((a) => ({
       ID: a.ID,
@@ -70,18 +60,7 @@ export function toTerminalForm(terminal: TTerminalView, position: number): Termi
 }
 
 /** PATCH /api/config/terminal. */
-export const toTerminalPayload = (form: TerminalForm): TTerminalPayload => ({
-  terminalIndex: form.xmlIndex,
-  terminal: {
-    Nom: form.Nom,
-    ID_Tablette: form.ID_Tablette,
-    ID_Smartphone: form.ID_Smartphone,
-    technicienId: form.technicienId,
-    depotId: form.depotId,
-    commerciaux: form.commerciaux.map((c) => ({ IDInterne: c.IDInterne, Libelle: c.Libelle })),
-    authorizations: form.authorizations.map((a) => ({ ID: a.ID, Autorise: a.Autorise, Libelle: a.Libelle })),
-  },
-});
+export const toTerminalPayload = (form: TerminalForm): TTerminalPayload => terminalPayloadOf(form);
 
 /** The view after a save (shown until the refetch lands). */
 export function toTerminalsView(form: TerminalForm, previous: TerminalsView): TerminalsView {
