@@ -69,6 +69,11 @@ const serverLayers = {
             message: 'db/ imports nothing above it.',
           },
           {
+            target: inServer('context.ts'),
+            from: inServer('features', 'http'),
+            message: 'context.ts (what the routes receive) imports no feature and nothing of http/.',
+          },
+          {
             target: SERVER_SRC,
             from: ['apps/web', 'tools', 'e2e', 'bench'],
             message: 'The server imports only its own code and packages/ (contracts, config-xml).',

@@ -22,7 +22,12 @@ import autocannon, { type Context, type Request, type Result } from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { terminalPayloadOf, type TTerminalView } from '@synchro/contracts';
+import {
+  CONFIG_SECTIONS,
+  terminalPayloadOf,
+  type TConfigSectionKey,
+  type TTerminalView,
+} from '@synchro/contracts';
 import { describeMachine } from '../config-xml/machine.ts';
 import { recordOf, transactionOf } from '../connector/rows.ts';
 import {
@@ -36,6 +41,10 @@ import {
   writeReadmeSection,
   type TargetName,
 } from '../support/server.ts';
+
+/** Every section's view, read as the screens read them; the terminal save of the registry. */
+const SECTION_KEYS = Object.keys(CONFIG_SECTIONS) as TConfigSectionKey[];
+const TERMINAL_SAVE = CONFIG_SECTIONS.terminals.save!;
 
 const { values: args } = parseArgs({
   options: {
@@ -137,24 +146,17 @@ function mix(base: string, installations: Installation[], routes: Map<string, Ro
     get('/api/user'),
     get('/api/dashboard'),
     get('/api/server-ip'),
-    get('/api/config/sources'),
-    get('/api/config/external-links'),
-    get('/api/config/external-calendars'),
-    get('/api/config/sync-data'),
-    get('/api/config/exclusions'),
-    get('/api/config/data-lists'),
-    get('/api/config/complement'),
-    get('/api/config/planifications'),
+    ...SECTION_KEYS.filter((key) => key !== 'terminals').map((key) => get(CONFIG_SECTIONS[key].getPath)),
     {
-      ...get('/api/config/terminals'),
+      ...get(CONFIG_SECTIONS.terminals.getPath),
       onResponse: (status, _body, context, headers) => {
-        count('/api/config/terminals')(status, context);
+        count(CONFIG_SECTIONS.terminals.getPath)(status, context);
         context.version = String(headers.etag ?? headers.ETag ?? '');
       },
     },
     {
-      method: 'PATCH',
-      path: '/api/config/terminal',
+      method: TERMINAL_SAVE.method,
+      path: TERMINAL_SAVE.path,
       setupRequest: (req, context) => {
         sent(context);
         const own = installationOf(context).terminals;
@@ -178,7 +180,8 @@ function mix(base: string, installations: Installation[], routes: Map<string, Ro
           body: JSON.stringify(terminalPayloadOf(t, { authorizations })),
         };
       },
-      onResponse: (status, _body, context) => count('PATCH /api/config/terminal')(status, context),
+      onResponse: (status, _body, context) =>
+        count(`${TERMINAL_SAVE.method} ${TERMINAL_SAVE.path}`)(status, context),
     },
     get('/api/debug/xml-status'),
     get('/api/sync-history?page=1', '/api/sync-history (first page)'),

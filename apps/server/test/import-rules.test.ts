@@ -53,6 +53,21 @@ describe.skipIf(inPostgresPass)('server layers (import-x/no-restricted-paths)', 
     ]);
   });
 
+  it('context.ts importing a feature or http/ is an error', async () => {
+    const path = 'apps/server/src/context.ts';
+    expect(await errors(LAYERS, path)).toEqual([]);
+    const added = [
+      "import { buildDashboard } from './features/dashboard/service.ts';",
+      "import { requireSession } from './http/session-guard.ts';",
+      'export const probe = [buildDashboard, requireSession];',
+      '',
+    ].join('\n');
+    expect(await errors(LAYERS, path, added)).toEqual([
+      expect.stringContaining('context.ts (what the routes receive) imports no feature'),
+      expect.stringContaining('context.ts (what the routes receive) imports no feature'),
+    ]);
+  });
+
   it('http/ importing a feature, and db/ importing domain/, are errors', async () => {
     const http = 'apps/server/src/http/session-guard.ts';
     const db = 'apps/server/src/db/migrate.ts';
