@@ -4,10 +4,10 @@ import { parseIsoDateTime } from './connector-time.ts';
 /**
  * What the import history (Historique d'importation, sync-history.ts) and the transaction trace
  * (Trace des transactions, transaction-logs.ts) share: paths, limits, query parameters, paging and
- * the server's messages. The earlier console's names exactly (`data`,
- * `total`, `logs`, `pagination`, `IDInterne`, `Etat`, `DateHeureTrt`…: docs/spec-notes.md, Import
- * history and transaction trace), new fields in English camelCase (docs/architecture.md, Contract
- * field names). Server rules: docs/history.md.
+ * the server's messages. The earlier console's names exactly (`data`, `total`, `logs`,
+ * `pagination`, `IDInterne`, `Etat`, `DateHeureTrt`…: docs/spec-notes.md, Import history and
+ * transaction trace), new fields in English camelCase (docs/contracts.md, Field names). Server
+ * rules: docs/history.md.
  *
  * Times are ISO 8601 UTC instants (`2025-11-14T08:12:00.000Z`); the screens show them in
  * `displayTimeZone` (Planification's zone), `dd/MM/yyyy HH:mm:ss`, without any other shift.
