@@ -15,7 +15,6 @@ export const ZTerminalAuthorization = z.object({
 export type TTerminalAuthorization = z.infer<typeof ZTerminalAuthorization>;
 
 export const ZCommercial = z.object({ IDInterne: z.string(), Libelle: z.string() });
-export type TCommercial = z.infer<typeof ZCommercial>;
 
 export const ZTerminalView = z.object({
   /** 0-based position of the Terminal element in Terminaux (the terminalIndex of saves). */
