@@ -1,7 +1,7 @@
 /**
  * What the embedded database's upkeep (apps/server/src/db/embedded-upkeep.ts) costs: the time a
  * `VACUUM (ANALYZE) import_records` holds PGlite's one thread when it comes due, on a table of
- * N records (about 2 KB of XML each).
+ * N records (the seed's: about half a kilobyte of XML each).
  *
  *   npm run build -w @synchro/server
  *   npx tsx bench/embedded-upkeep/run.ts [--records 300000] [--no-readme]

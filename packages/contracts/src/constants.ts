@@ -18,3 +18,19 @@ export const PROVIDER_OPTIONS = [
 
 /** Number of Source and Liaison blocks shown (views are padded with empty blocks). */
 export const CONFIG_BLOCK_COUNT = 4;
+
+/**
+ * The console API's fixed paths (docs/spec-notes.md, Server: the spec's calls), read by the server's
+ * routes and the SPA's calls. The sections' paths are in CONFIG_SECTIONS, the history's in
+ * history.ts, the connector's in connector-api.ts.
+ */
+export const API_PATHS = {
+  login: '/api/login',
+  logout: '/api/logout',
+  user: '/api/user',
+  dashboard: '/api/dashboard',
+  serverIp: '/api/server-ip',
+  syncAutomate: '/api/sync-automate',
+  debugXmlStatus: '/api/debug/xml-status',
+  debugRepairXml: '/api/debug/repair-xml',
+} as const;

@@ -12,3 +12,4 @@ export * from './history.ts';
 export * from './sync-history.ts';
 export * from './transaction-logs.ts';
 export * from './secret-destinations.ts';
+export { API_PATHS } from './constants.ts';

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { loadAppShell, screenAt } from './screens.ts';
+import { API_PATHS } from '@synchro/contracts/constants';
 
 const ignore = () => {};
 
@@ -29,6 +30,6 @@ export function preloadSignedIn(queryClient: QueryClient, path = window.location
   screenAt(screen)?.().catch(ignore);
   if (screen !== '/') return;
   // The request leaves now; the module that parses it needs the contracts chunk first.
-  preloadFetch('/api/dashboard');
+  preloadFetch(API_PATHS.dashboard);
   import('../features/dashboard/dashboard-api.ts').then((m) => m.prefetchDashboard(queryClient), ignore);
 }

@@ -1,4 +1,4 @@
-import { ZLoginRequest, type TUser } from '@synchro/contracts';
+import { API_PATHS, ZLoginRequest, type TUser } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { buildUser } from '../../domain/current-user.ts';
@@ -11,7 +11,7 @@ import { login, logout } from './service.ts';
 const anonymous = { bodyLimit: BODY_LIMITS.anonymous };
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/login', anonymous, async (request, reply): Promise<TUser> => {
+  app.post(API_PATHS.login, anonymous, async (request, reply): Promise<TUser> => {
     const credentials = parseOr400(ZLoginRequest, request.body);
     const { installation, token } = await login(ctx.db, {
       credentials,
@@ -25,7 +25,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   // Public on purpose: ending a session that is already gone still succeeds.
-  app.post('/api/logout', anonymous, async (request, reply) => {
+  app.post(API_PATHS.logout, anonymous, async (request, reply) => {
     const token = readSessionToken(request);
     if (token)
       await logout(ctx.db, { token, secret: ctx.sessionSecret, now: ctx.now(), address: request.ip });

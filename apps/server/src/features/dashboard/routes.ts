@@ -1,4 +1,4 @@
-import type { TDashboardView } from '@synchro/contracts';
+import { API_PATHS, type TDashboardView } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { findAutomateRegistration } from '../../domain/automate-registrations.ts';
@@ -6,10 +6,14 @@ import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { buildDashboard } from './service.ts';
 
 export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/dashboard', { preHandler: requireSession(ctx) }, async (request): Promise<TDashboardView> => {
-    const { installation, configVersion } = currentSignIn(request);
-    const config = await ctx.configs.at(ctx.db, installation.id, configVersion);
-    const registration = await findAutomateRegistration(ctx.db, installation.id);
-    return buildDashboard(installation, config, registration, ctx.now());
-  });
+  app.get(
+    API_PATHS.dashboard,
+    { preHandler: requireSession(ctx) },
+    async (request): Promise<TDashboardView> => {
+      const { installation, configVersion } = currentSignIn(request);
+      const config = await ctx.configs.at(ctx.db, installation.id, configVersion);
+      const registration = await findAutomateRegistration(ctx.db, installation.id);
+      return buildDashboard(installation, config, registration, ctx.now());
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import type { TRepairResponse, TXmlStatusResponse } from '@synchro/contracts';
+import { API_PATHS, type TRepairResponse, type TXmlStatusResponse } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { currentInstallation, requireSession } from '../../http/session-guard.ts';
@@ -6,10 +6,10 @@ import { repairStored, xmlStatus } from './service.ts';
 
 export function debugRoutes(app: FastifyInstance, ctx: AppContext): void {
   const guard = { preHandler: requireSession(ctx) };
-  app.get('/api/debug/xml-status', guard, async (request): Promise<TXmlStatusResponse> =>
+  app.get(API_PATHS.debugXmlStatus, guard, async (request): Promise<TXmlStatusResponse> =>
     xmlStatus(ctx.db, currentInstallation(request).id),
   );
-  app.post('/api/debug/repair-xml', guard, async (request): Promise<TRepairResponse> =>
+  app.post(API_PATHS.debugRepairXml, guard, async (request): Promise<TRepairResponse> =>
     repairStored(ctx.db, currentInstallation(request), request.ip, ctx.versionRetention),
   );
 }

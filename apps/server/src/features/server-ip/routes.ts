@@ -1,4 +1,4 @@
-import type { TServerIp } from '@synchro/contracts';
+import { API_PATHS, type TServerIp } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
@@ -19,7 +19,7 @@ export function serverIpRoutes(
   ctx: AppContext,
   findAddress: () => Promise<string | null> = outwardAddress,
 ): void {
-  app.get('/api/server-ip', { preHandler: requireSession(ctx) }, async (): Promise<TServerIp> => {
+  app.get(API_PATHS.serverIp, { preHandler: requireSession(ctx) }, async (): Promise<TServerIp> => {
     if (ctx.publicIp) return { ip: ctx.publicIp, source: 'configured' };
     const ip = await findAddress();
     if (!ip) throw new AppError(503, NO_NETWORK_MESSAGE, 'NO_NETWORK');

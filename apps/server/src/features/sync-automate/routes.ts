@@ -1,4 +1,4 @@
-import { ZSyncAutomateRequest, type TSyncAutomateResponse } from '@synchro/contracts';
+import { API_PATHS, ZSyncAutomateRequest, type TSyncAutomateResponse } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { parseOr400 } from '../../http/validate.ts';
@@ -12,7 +12,7 @@ export function syncAutomateRoutes(
 ): void {
   const effective: SyncOrderSettings = { ...DEFAULT_SYNC_ORDER_SETTINGS, ...settings };
   app.post(
-    '/api/sync-automate',
+    API_PATHS.syncAutomate,
     { preHandler: requireSession(ctx) },
     async (request): Promise<TSyncAutomateResponse> => {
       const { type } = parseOr400(ZSyncAutomateRequest, request.body);

@@ -15,6 +15,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { api, errorDetail } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
+import { API_PATHS } from '@synchro/contracts/constants';
 
 export const SERVER_IP_ERROR = "Impossible de récupérer l'adresse IP du serveur";
 
@@ -23,7 +24,7 @@ export function ServerIpButton() {
   const [open, setOpen] = useState(false);
   const query = useQuery({
     queryKey: queryKeys.serverIp,
-    queryFn: ({ signal }) => api.get('/api/server-ip', { signal, schema: ZServerIp }),
+    queryFn: ({ signal }) => api.get(API_PATHS.serverIp, { signal, schema: ZServerIp }),
     enabled: open,
     gcTime: 0,
   });

@@ -8,6 +8,7 @@ import {
 } from '@synchro/contracts';
 import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
+import { API_PATHS } from '@synchro/contracts/constants';
 
 /**
  * After an accepted order the connector writes the new last sync when it has played it: the
@@ -18,7 +19,7 @@ export const SYNC_REFETCH_DELAYS_MS = [3_000, 10_000, 30_000] as const;
 const dashboardQuery = {
   queryKey: queryKeys.dashboard,
   queryFn: ({ signal }: { signal: AbortSignal }) =>
-    api.get('/api/dashboard', { signal, schema: ZDashboardView }),
+    api.get(API_PATHS.dashboard, { signal, schema: ZDashboardView }),
 };
 
 export function useDashboard() {
@@ -41,7 +42,7 @@ export function useSyncAutomate() {
   const refetch = () => void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
   return useMutation({
     mutationFn: (type: TSyncType) =>
-      api.post('/api/sync-automate', {
+      api.post(API_PATHS.syncAutomate, {
         body: { type } satisfies TSyncAutomateRequest,
         schema: ZSyncAutomateResponse,
       }),

@@ -2,12 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ZRepairResponse, ZXmlStatusResponse, type TXmlStatusResponse } from '@synchro/contracts';
 import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
+import { API_PATHS } from '@synchro/contracts/constants';
 
 /** GET /api/debug/xml-status: the diagnostic of the signed-in installation's configuration. */
 export function useXmlStatus() {
   return useQuery({
     queryKey: queryKeys.xmlStatus,
-    queryFn: ({ signal }) => api.get('/api/debug/xml-status', { signal, schema: ZXmlStatusResponse }),
+    queryFn: ({ signal }) => api.get(API_PATHS.debugXmlStatus, { signal, schema: ZXmlStatusResponse }),
   });
 }
 
@@ -18,7 +19,7 @@ export function useXmlStatus() {
 export function useRepairXml() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post('/api/debug/repair-xml', { body: {}, schema: ZRepairResponse }),
+    mutationFn: () => api.post(API_PATHS.debugRepairXml, { body: {}, schema: ZRepairResponse }),
     onSuccess: async (result) => {
       queryClient.setQueryData<TXmlStatusResponse>(queryKeys.xmlStatus, result.diagnostic);
       await Promise.all([

@@ -1,5 +1,6 @@
 import type { TLoginRequest, TUser } from '@synchro/contracts';
 import { ApiError, api } from '../../lib/api-client.ts';
+import { API_PATHS } from '@synchro/contracts/constants';
 
 /**
  * The contract of a user, loaded with the first user that comes back: a visitor's first load of
@@ -21,7 +22,7 @@ const sessionSchema = (onSession?: OnSession) => async () => {
 /** GET /api/user: the session source. 401 means signed out (null). */
 export async function fetchUser(signal?: AbortSignal, onSession?: OnSession): Promise<TUser | null> {
   try {
-    return await api.get('/api/user', { schema: sessionSchema(onSession), ...(signal ? { signal } : {}) });
+    return await api.get(API_PATHS.user, { schema: sessionSchema(onSession), ...(signal ? { signal } : {}) });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
@@ -29,6 +30,6 @@ export async function fetchUser(signal?: AbortSignal, onSession?: OnSession): Pr
 }
 
 export const loginRequest = (credentials: TLoginRequest, onSession?: OnSession) =>
-  api.post('/api/login', { body: credentials, schema: sessionSchema(onSession) });
+  api.post(API_PATHS.login, { body: credentials, schema: sessionSchema(onSession) });
 /** The answer is not read (docs/spec-notes.md, Web: Calls and errors). */
-export const logoutRequest = () => api.post('/api/logout');
+export const logoutRequest = () => api.post(API_PATHS.logout);
