@@ -266,6 +266,26 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['*'] }] },
   },
   {
+    // A feature's routes.ts is HTTP only: its SQL is in the area's service and helpers
+    // (docs/architecture.md, Server). Routes receive the database as ctx.db and hand it on.
+    files: ['apps/server/src/features/*/routes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(query|exec|transaction)$/][callee.object.property.name='db']",
+          message: "routes.ts runs no SQL: call the area's service with ctx.db.",
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(query|exec|transaction)$/][callee.object.name='db']",
+          message: "routes.ts runs no SQL: call the area's service with ctx.db.",
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/config-xml/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

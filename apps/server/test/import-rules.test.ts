@@ -53,6 +53,19 @@ describe.skipIf(inPostgresPass)('server layers (import-x/no-restricted-paths)', 
     ]);
   });
 
+  it('a routes.ts running SQL itself is an error', async () => {
+    const path = 'apps/server/src/features/debug/routes.ts';
+    expect(await errors('no-restricted-syntax', path)).toEqual([]);
+    const added = [
+      "import type { AppContext } from '../../context.ts';",
+      "export const probe = (ctx: AppContext) => ctx.db.query('UPDATE installations SET premium = true');",
+      '',
+    ].join('\n');
+    expect(await errors('no-restricted-syntax', path, added)).toEqual([
+      "routes.ts runs no SQL: call the area's service with ctx.db.",
+    ]);
+  });
+
   it('context.ts importing a feature or http/ is an error', async () => {
     const path = 'apps/server/src/context.ts';
     expect(await errors(LAYERS, path)).toEqual([]);
