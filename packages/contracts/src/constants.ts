@@ -20,8 +20,9 @@ export const PROVIDER_OPTIONS = [
 export const CONFIG_BLOCK_COUNT = 4;
 
 /**
- * The console API's fixed paths (docs/spec-notes.md, Server: the spec's calls), read by the server's
- * routes and the SPA's calls. The sections' paths are in CONFIG_SECTIONS, the history's in
+ * The console API's fixed paths, as the spec names them (docs/spec-notes.md quotes each call under
+ * its subject: Sign-in, Current user, Dashboard, Diagnostic…), read by the server's routes and the
+ * SPA's calls. The sections' paths are in CONFIG_SECTIONS, the history's in
  * history.ts, the connector's in connector-api.ts.
  */
 export const API_PATHS = {
