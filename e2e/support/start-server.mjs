@@ -20,6 +20,9 @@ const env = {
   HOST: '127.0.0.1',
   PUBLIC_IP: '203.0.113.7',
   LOG_LEVEL: 'warn',
+  // The simulator of E2EDEMO1 (and E2EOFF01's silent automate) are on loopback, which the default
+  // policy allows only to the demo installation DEMOA001 (docs/connector-api.md, Automate address).
+  AUTOMATE_NETWORKS: 'public,loopback',
 };
 const SOFTWARE = '1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom';
 

@@ -29,6 +29,7 @@ import { installRequestGuards } from './http/security.ts';
 import { installSessionGuard } from './http/session-guard.ts';
 import { loggerOptions } from './http/logging.ts';
 import { createAutomateAddressPolicy } from './network/automate-address.ts';
+import { DEMO_SYNC_ID } from './demo/demo.ts';
 import { readSessionToken } from './http/session-cookie.ts';
 import { hasBuiltSpa, isSpaPage, serveSpa, spaPage } from './static/spa.ts';
 
@@ -87,10 +88,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now ?? (() => new Date()),
     configs: new ConfigCache(),
     versionRetention: deps.versionRetention ?? DEFAULT_VERSION_RETENTION,
-    // Loopback is allowed by default on the embedded database only (the demo's own machine).
+    // Loopback is allowed by default for the demo on the embedded database only (its simulator
+    // runs on this machine); any other installation needs AUTOMATE_NETWORKS.
     automateAddresses: createAutomateAddressPolicy({
       networks: deps.automateNetworks,
-      embedded: deps.db.kind === 'pglite',
+      loopbackSyncId: deps.db.kind === 'pglite' ? DEMO_SYNC_ID : null,
     }),
   };
 

@@ -10,7 +10,7 @@ import { getConfiguration } from '../src/domain/configurations.ts';
 import { SERVER_ROOT } from '../src/paths.ts';
 import { testApp } from './helpers/app.ts';
 import { connectorInstallation } from './helpers/connector.ts';
-import { openTestDb, usingPostgres } from './helpers/db.ts';
+import { openTestDb } from './helpers/db.ts';
 
 /**
  * The real peers talking over HTTP: the server (buildApp, listening on a port) and the automate
@@ -42,8 +42,9 @@ beforeAll(async () => {
   );
   if (built.status !== 0) throw new Error(`simulator build failed: ${built.stderr}`);
   db = await openTestDb();
-  // On PostgreSQL loopback is not allowed by default (AUTOMATE_NETWORKS): the simulator runs here.
-  app = await testApp(db, usingPostgres() ? { automateNetworks: 'loopback' } : {});
+  // Loopback is allowed by default only for the demo installation on the embedded database
+  // (network/automate-address.ts): the simulator runs here, for another installation.
+  app = await testApp(db, { automateNetworks: 'loopback' });
   server = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 

@@ -64,7 +64,8 @@ export async function startDemoAutomate(options: DemoAutomateOptions): Promise<D
     [
       cli,
       ...['--server', options.serverUrl, '--sync-id', options.syncId],
-      // Listens and reports on loopback: allowed on the embedded database (network/automate-address.ts).
+      // Listens and reports on loopback: allowed for the demo installation on the embedded database
+      // (network/automate-address.ts).
       ...['--host', '127.0.0.1', '--ip', '127.0.0.1', '--port', '0'],
     ],
     {

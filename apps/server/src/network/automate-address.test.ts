@@ -15,8 +15,11 @@ const kindOf = (text: string): AddressKind => {
   return classifyAddress(parsed).kind;
 };
 
-const publicOnly = createAutomateAddressPolicy({ embedded: false });
-const embedded = createAutomateAddressPolicy({ embedded: true });
+/** An installation that is not the demo. */
+const OTHER = 'CLIENT001';
+const publicOnly = createAutomateAddressPolicy({ loopbackSyncId: null });
+/** The embedded database's default: loopback for the demo installation only. */
+const embedded = createAutomateAddressPolicy({ loopbackSyncId: 'DEMOA001' });
 
 describe('parsing and writing addresses', () => {
   it.each([
@@ -122,9 +125,9 @@ describe('classification (IANA special-purpose registries)', () => {
 
 describe('the default policy', () => {
   it('allows public addresses only, and says why in French otherwise', () => {
-    expect(publicOnly.check('8.8.8.8')).toEqual({ allowed: true, address: '8.8.8.8', kind: 'public' });
-    expect(publicOnly.check('2606:4700:4700::1111').allowed).toBe(true);
-    const refused = publicOnly.check('10.0.0.5');
+    expect(publicOnly.check('8.8.8.8', OTHER)).toEqual({ allowed: true, address: '8.8.8.8', kind: 'public' });
+    expect(publicOnly.check('2606:4700:4700::1111', OTHER).allowed).toBe(true);
+    const refused = publicOnly.check('10.0.0.5', OTHER);
     expect(refused.allowed).toBe(false);
     if (refused.allowed) return;
     expect(refused.message).toBe(
@@ -141,37 +144,66 @@ describe('the default policy', () => {
       'fd00::1',
       '224.0.0.1',
     ])
-      expect(publicOnly.check(ip).allowed, ip).toBe(false);
+      expect(publicOnly.check(ip, OTHER).allowed, ip).toBe(false);
   });
 
   it('refuses what is not an address', () => {
-    const r = publicOnly.check('intranet.local');
+    const r = publicOnly.check('intranet.local', OTHER);
     expect(r).toMatchObject({ allowed: false, kind: null });
     if (!r.allowed) expect(r.message).toBe('« intranet.local » n’est pas une adresse IPv4 ou IPv6.');
   });
 
-  it('on the embedded database, loopback too (IPv4, IPv6, mapped), and nothing else private', () => {
+  it('on the embedded database, loopback too for the demo installation (IPv4, IPv6, mapped), and nothing else private', () => {
     for (const ip of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'])
-      expect(embedded.check(ip).allowed, ip).toBe(true);
-    expect(embedded.check('::ffff:127.0.0.1').address).toBe('127.0.0.1');
+      expect(embedded.check(ip, 'DEMOA001').allowed, ip).toBe(true);
+    expect(embedded.check('::ffff:127.0.0.1', 'DEMOA001').address).toBe('127.0.0.1');
     for (const ip of ['10.1.1.1', '192.168.0.10', '169.254.169.254', 'fe80::1', '0.0.0.0', '::'])
-      expect(embedded.check(ip).allowed, ip).toBe(false);
-    const r = embedded.check('192.168.0.10');
-    if (!r.allowed) expect(r.message).toContain('(et de boucle locale sur la base embarquée)');
-    expect(embedded.description).toBe('public, loopback');
+      expect(embedded.check(ip, 'DEMOA001').allowed, ip).toBe(false);
+    const r = embedded.check('192.168.0.10', 'DEMOA001');
+    if (!r.allowed)
+      expect(r.message).toContain(
+        '(et de boucle locale pour la seule installation de démonstration DEMOA001)',
+      );
+    expect(embedded.description).toBe('public, loopback (DEMOA001)');
+  });
+
+  it('on the embedded database, another installation may not use loopback (it would reach the console’s own ports)', () => {
+    for (const ip of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1', '64:ff9b::7f00:1'])
+      expect(embedded.check(ip, OTHER).allowed, ip).toBe(false);
+    // the sync id is compared exactly (sync ids are upper case A-Z0-9)
+    expect(embedded.check('127.0.0.1', 'DEMOA0011').allowed).toBe(false);
+    expect(embedded.check('127.0.0.1', 'demoa001').allowed).toBe(false);
+    const r = embedded.check('127.0.0.1', OTHER);
+    if (r.allowed) throw new Error('allowed');
+    expect(r.message).toBe(
+      'L’adresse 127.0.0.1 est une adresse de boucle locale (127.0.0.0/8) : la console n’envoie d’ordres ' +
+        'qu’à des adresses publiques (et de boucle locale pour la seule installation de démonstration ' +
+        'DEMOA001). Déclarez l’adresse publique du service d’automate, ou autorisez ce réseau avec ' +
+        'AUTOMATE_NETWORKS sur le serveur de la console.',
+    );
+  });
+
+  it('AUTOMATE_NETWORKS=loopback given explicitly allows loopback for every installation', () => {
+    const loop = createAutomateAddressPolicy({ networks: 'public,loopback', loopbackSyncId: 'DEMOA001' });
+    expect(loop.check('127.0.0.1', OTHER).allowed).toBe(true);
+    expect(loop.check('::1', 'DEMOA001').allowed).toBe(true);
+    expect(loop.description).toBe('public, loopback');
   });
 });
 
 describe('AUTOMATE_NETWORKS', () => {
   it('replaces the default: only the listed networks (IPv4 and IPv6)', () => {
-    const lan = createAutomateAddressPolicy({ networks: '10.20.0.0/16, fd00:1234::/32', embedded: true });
-    expect(lan.check('10.20.3.4').allowed).toBe(true);
-    expect(lan.check('::ffff:10.20.3.4')).toMatchObject({ allowed: true, address: '10.20.3.4' });
-    expect(lan.check('fd00:1234:5::9').allowed).toBe(true);
+    const lan = createAutomateAddressPolicy({
+      networks: '10.20.0.0/16, fd00:1234::/32',
+      loopbackSyncId: 'DEMOA001',
+    });
+    expect(lan.check('10.20.3.4', OTHER).allowed).toBe(true);
+    expect(lan.check('::ffff:10.20.3.4', OTHER)).toMatchObject({ allowed: true, address: '10.20.3.4' });
+    expect(lan.check('fd00:1234:5::9', OTHER).allowed).toBe(true);
     // outside the list: refused, public and loopback included (the list replaces the default)
     for (const ip of ['10.21.0.1', '8.8.8.8', '127.0.0.1', 'fd00:1235::1'])
-      expect(lan.check(ip).allowed, ip).toBe(false);
-    const r = lan.check('8.8.8.8');
+      expect(lan.check(ip, OTHER).allowed, ip).toBe(false);
+    const r = lan.check('8.8.8.8', OTHER);
     if (!r.allowed)
       expect(r.message).toBe(
         'L’adresse 8.8.8.8 (une adresse publique) n’appartient à aucun des réseaux autorisés par ' +
@@ -182,24 +214,24 @@ describe('AUTOMATE_NETWORKS', () => {
   it('accepts the words public and loopback, single addresses and IPv4-mapped networks', () => {
     const p = createAutomateAddressPolicy({
       networks: 'public 192.168.1.7 ::ffff:172.16.0.0/108',
-      embedded: false,
+      loopbackSyncId: null,
     });
     expect(p.description).toBe('public, 192.168.1.7/32, 172.16.0.0/12');
-    expect(p.check('8.8.8.8').allowed).toBe(true);
-    expect(p.check('192.168.1.7').allowed).toBe(true);
-    expect(p.check('192.168.1.8').allowed).toBe(false);
-    expect(p.check('172.20.1.1').allowed).toBe(true);
-    expect(p.check('127.0.0.1').allowed).toBe(false);
-    const all = createAutomateAddressPolicy({ networks: '0.0.0.0/0,::/0', embedded: false });
-    expect(all.check('169.254.169.254').allowed).toBe(true);
-    expect(all.check('::1').allowed).toBe(true);
-    const loop = createAutomateAddressPolicy({ networks: 'loopback', embedded: false });
-    expect(loop.check('::1').allowed).toBe(true);
-    expect(loop.check('8.8.8.8').allowed).toBe(false);
+    expect(p.check('8.8.8.8', OTHER).allowed).toBe(true);
+    expect(p.check('192.168.1.7', OTHER).allowed).toBe(true);
+    expect(p.check('192.168.1.8', OTHER).allowed).toBe(false);
+    expect(p.check('172.20.1.1', OTHER).allowed).toBe(true);
+    expect(p.check('127.0.0.1', OTHER).allowed).toBe(false);
+    const all = createAutomateAddressPolicy({ networks: '0.0.0.0/0,::/0', loopbackSyncId: null });
+    expect(all.check('169.254.169.254', OTHER).allowed).toBe(true);
+    expect(all.check('::1', OTHER).allowed).toBe(true);
+    const loop = createAutomateAddressPolicy({ networks: 'loopback', loopbackSyncId: null });
+    expect(loop.check('::1', OTHER).allowed).toBe(true);
+    expect(loop.check('8.8.8.8', OTHER).allowed).toBe(false);
   });
 
   it('a blank setting is the default', () => {
-    expect(createAutomateAddressPolicy({ networks: '  ', embedded: false }).description).toBe('public');
+    expect(createAutomateAddressPolicy({ networks: '  ', loopbackSyncId: null }).description).toBe('public');
   });
 
   it.each([
@@ -226,6 +258,8 @@ describe('AUTOMATE_NETWORKS', () => {
     expect(() => parseAutomateNetworks(text)).toThrow(AutomateNetworksError);
     expect(() => parseAutomateNetworks(text)).toThrow(message);
     if (text.trim() !== '')
-      expect(() => createAutomateAddressPolicy({ networks: text, embedded: true })).toThrow(message);
+      expect(() => createAutomateAddressPolicy({ networks: text, loopbackSyncId: 'DEMOA001' })).toThrow(
+        message,
+      );
   });
 });

@@ -9,9 +9,12 @@ import { isIPv4, isIPv6 } from 'node:net';
  *
  * - by default only public unicast addresses (IANA special-purpose registries: private, shared
  *   CGNAT, loopback, link-local, multicast, documentation, benchmark, reserved… are refused);
- * - on the embedded database (one machine, where the demo's simulator runs) loopback too;
+ * - loopback too for the demo installation on the embedded database (its simulator runs beside
+ *   the server), and for that installation only: another installation's token holder would
+ *   otherwise make the console send orders to ports of its own machine and read the answers;
  * - `AUTOMATE_NETWORKS` (comma-separated CIDR list, IPv4 and IPv6, plus the words `public` and
- *   `loopback`) replaces that default: only the listed networks are allowed.
+ *   `loopback`) replaces that default: only the listed networks are allowed, for every
+ *   installation.
  *
  * An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) is the IPv4 address it carries; the NAT64
  * (`64:ff9b::/96`) and 6to4 (`2002::/16`) forms are judged by the IPv4 address they embed.
@@ -303,30 +306,35 @@ export type AddressCheck =
   | { allowed: false; address: string; kind: AddressKind | null; message: string };
 
 export interface AutomateAddressPolicy {
-  /** What is allowed, for logs and docs (`public, loopback`). */
+  /** What is allowed, for logs and docs (`public`, `public, loopback (DEMOA001)`). */
   readonly description: string;
-  /** Whether the console may reach this address; when not, a French message saying why. */
-  check(text: string): AddressCheck;
+  /**
+   * Whether the console may reach this address for the installation `syncId`; when not, a French
+   * message saying why.
+   */
+  check(text: string, syncId: string): AddressCheck;
 }
 
 export interface AutomateAddressOptions {
   /** AUTOMATE_NETWORKS as set, or undefined/blank for the default. */
   networks?: string | undefined;
-  /** The embedded database: the demo's machine, where loopback is allowed by default. */
-  embedded: boolean;
+  /**
+   * The one installation allowed loopback by default: the demo's on the embedded database, whose
+   * simulator runs on the server's machine; null for none (PostgreSQL). Ignored when `networks`
+   * is set (the list then says everything).
+   */
+  loopbackSyncId: string | null;
 }
 
 /** The policy of a server; throws AutomateNetworksError for an invalid AUTOMATE_NETWORKS. */
 export function createAutomateAddressPolicy(options: AutomateAddressOptions): AutomateAddressPolicy {
   const configured = options.networks !== undefined && options.networks.trim() !== '';
-  const allowed: AllowedNetwork[] = configured
-    ? parseAutomateNetworks(options.networks ?? '')
-    : options.embedded
-      ? ['public', 'loopback']
-      : ['public'];
-  const description = allowed.map(formatAllowed).join(', ');
+  const allowed: AllowedNetwork[] = configured ? parseAutomateNetworks(options.networks ?? '') : ['public'];
+  const demo = configured ? null : options.loopbackSyncId;
+  const description = allowed.map(formatAllowed).join(', ') + (demo ? `, loopback (${demo})` : '');
 
-  const matches = (address: IpAddress, kind: AddressKind) =>
+  const matches = (address: IpAddress, kind: AddressKind, syncId: string) =>
+    (kind === 'loopback' && demo !== null && syncId === demo) ||
     allowed.some((entry) =>
       entry === 'public'
         ? kind === 'public'
@@ -337,7 +345,7 @@ export function createAutomateAddressPolicy(options: AutomateAddressOptions): Au
 
   return {
     description,
-    check(text: string): AddressCheck {
+    check(text: string, syncId: string): AddressCheck {
       const address = parseIpAddress(text);
       if (!address) {
         return {
@@ -349,13 +357,13 @@ export function createAutomateAddressPolicy(options: AutomateAddressOptions): Au
       }
       const shown = formatIpAddress(address);
       const { kind, range } = classifyAddress(address);
-      if (matches(address, kind)) return { allowed: true, address: shown, kind };
+      if (matches(address, kind, syncId)) return { allowed: true, address: shown, kind };
       const what = `${KIND_LABELS[kind]}${range ? ` (${range})` : ''}`;
       const message = configured
         ? `L’adresse ${shown} (${what}) n’appartient à aucun des réseaux autorisés par ` +
           `AUTOMATE_NETWORKS (${description}) : la console n’y envoie pas d’ordres.`
         : `L’adresse ${shown} est ${what} : la console n’envoie d’ordres qu’à des adresses publiques` +
-          `${options.embedded ? ' (et de boucle locale sur la base embarquée)' : ''}. ` +
+          `${demo ? ` (et de boucle locale pour la seule installation de démonstration ${demo})` : ''}. ` +
           `Déclarez l’adresse publique du service d’automate, ou autorisez ce réseau avec ` +
           `AUTOMATE_NETWORKS sur le serveur de la console.`;
       return { allowed: false, address: shown, kind, message };

@@ -33,7 +33,7 @@ export async function registerAutomate(
   req: AutomateReportRequest,
 ): Promise<TAutomateReportAnswer> {
   const { installation, report, now } = req;
-  const check = policy.check(report.ip ?? req.sourceAddress);
+  const check = policy.check(report.ip ?? req.sourceAddress, installation.syncId);
   if (!check.allowed) {
     throw new AppError(400, `Enregistrement de l’automate refusé. ${check.message}`, 'address-refused');
   }

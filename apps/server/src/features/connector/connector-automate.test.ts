@@ -106,17 +106,12 @@ describe('registration', () => {
     });
   });
 
-  it('without ip: the source address (on the embedded database loopback is allowed, on PostgreSQL not)', async () => {
+  it('without ip: the source address; loopback is refused for an installation that is not the demo, on both databases', async () => {
     const a = await connectorInstallation(db, 'AUTO2');
     const res = await connectorCall(app, 'POST', '/automate', a.token, { port: 8085 });
-    if (usingPostgres()) {
-      expect(expectConnectorError(res, 400, 'address-refused')).toContain(
-        '127.0.0.1 est une adresse de boucle locale',
-      );
-      expect(await registration(a.id)).toBeUndefined();
-    } else {
-      expect(res.json()).toMatchObject({ ip: '127.0.0.1', port: 8085 });
-    }
+    expect(expectConnectorError(res, 400, 'address-refused')).toContain(
+      '127.0.0.1 est une adresse de boucle locale',
+    );
     const viaLoopback = await app.inject({
       method: 'POST',
       url: '/api/connector/v1/automate',
@@ -124,7 +119,11 @@ describe('registration', () => {
       headers: { authorization: `Bearer ${a.token}` },
       payload: { port: 8086, ip: null },
     });
-    if (!usingPostgres()) expect(viaLoopback.json()).toMatchObject({ ip: '127.0.0.1', port: 8086 });
+    expectConnectorError(viaLoopback, 400, 'address-refused');
+    const explicit = await connectorCall(app, 'POST', '/automate', a.token, { port: 8086, ip: '::1' });
+    expect(expectConnectorError(explicit, 400, 'address-refused')).toContain('::1');
+    expect(await registration(a.id)).toBeUndefined();
+    expect(await audits(a.id)).toHaveLength(0);
     const fromPublic = await app.inject({
       method: 'POST',
       url: '/api/connector/v1/automate',
@@ -133,6 +132,33 @@ describe('registration', () => {
       payload: { port: 8087, ip: '' },
     });
     expect(fromPublic.json()).toMatchObject({ ip: '203.0.114.7', port: 8087 });
+  });
+
+  it('the demo installation (DEMOA001) may register on loopback on the embedded database only', async () => {
+    const demo = await connectorInstallation(db, 'DEMOA001');
+    const res = await connectorCall(app, 'POST', '/automate', demo.token, { port: 8085 });
+    if (usingPostgres()) {
+      expect(expectConnectorError(res, 400, 'address-refused')).toContain(
+        '127.0.0.1 est une adresse de boucle locale',
+      );
+      expect(await registration(demo.id)).toBeUndefined();
+    } else {
+      expect(res.json()).toMatchObject({ ip: '127.0.0.1', port: 8085 });
+      const v6 = await connectorCall(app, 'POST', '/automate', demo.token, { port: 8086, ip: '::1' });
+      expect(v6.json()).toMatchObject({ ip: '::1', port: 8086 });
+    }
+  });
+
+  it('AUTOMATE_NETWORKS=loopback given explicitly lets any installation register on loopback, on both databases', async () => {
+    const a = await connectorInstallation(db, 'AUTOLOOP1');
+    const loop = await testApp(db, { now: () => clock, automateNetworks: 'loopback' });
+    try {
+      const res = await connectorCall(loop, 'POST', '/automate', a.token, { port: 8085 });
+      expect(res.json()).toMatchObject({ ip: '127.0.0.1', port: 8085 });
+    } finally {
+      await loop.close();
+    }
+    expect(await registration(a.id)).toMatchObject({ ip: '127.0.0.1', port: 8085 });
   });
 
   it('behind a trusted proxy the forwarded address is the source; without trust it is ignored', async () => {

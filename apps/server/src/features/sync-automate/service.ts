@@ -149,7 +149,7 @@ export async function requestSync(
   const registration = await findAutomateRegistration(ctx.db, installation.id);
   if (!registration) return reply(refusal('no-automate', NO_AUTOMATE_MESSAGE));
   const hostPort = automateHostPort(registration);
-  const check = ctx.automateAddresses.check(registration.ip);
+  const check = ctx.automateAddresses.check(registration.ip, installation.syncId);
   if (!check.allowed) {
     return reply(refusal('address-refused', addressRefusedMessage(check.message)), { automate: hostPort });
   }

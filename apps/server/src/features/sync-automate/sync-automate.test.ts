@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
 import { connectorCall, connectorInstallation } from '../../../test/helpers/connector.ts';
-import { openTestDb, usingPostgres } from '../../../test/helpers/db.ts';
+import { openTestDb } from '../../../test/helpers/db.ts';
 import {
   answering,
   automateAnswer,
@@ -18,14 +18,15 @@ import { BUSY_MESSAGE, NO_AUTOMATE_MESSAGE, NOT_PREMIUM_MESSAGE, UNREACHABLE_MES
 
 /**
  * Sync orders (docs/server.md, Sync orders) against scripted automates started here: node:http
- * servers on 127.0.0.1 that record what they receive. Loopback is allowed on the embedded
- * database by default; on PostgreSQL through AUTOMATE_NETWORKS.
+ * servers on 127.0.0.1 that record what they receive. Loopback is allowed for them through
+ * AUTOMATE_NETWORKS on both databases (by default only the demo installation may use it, on the
+ * embedded database).
  */
 
 let db: Db;
 let app: FastifyInstance;
 const peers: { close(): Promise<void> }[] = [];
-const loopback: Parameters<typeof testApp>[1] = usingPostgres() ? { automateNetworks: 'loopback' } : {};
+const loopback: Parameters<typeof testApp>[1] = { automateNetworks: 'loopback' };
 
 beforeAll(async () => {
   db = await openTestDb();
@@ -355,7 +356,7 @@ describe('refusals before any order leaves', () => {
   });
 
   it('an address the policy refuses (checked again at order time): a private one under the default policy', async () => {
-    const strict = await testApp(db); // default policy: public (and loopback on the embedded database)
+    const strict = await testApp(db); // default policy: public (and loopback for DEMOA001 on the embedded database)
     try {
       const inst = await connectorInstallation(db, 'PRIVATE01');
       // Registered when AUTOMATE_NETWORKS allowed it; the setting has changed since.
@@ -374,6 +375,21 @@ describe('refusals before any order leaves', () => {
       expect(await lastAudit(inst.id)).toMatchObject({
         details: { outcome: 'address-refused', automate: '10.0.0.5:8080' },
       });
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('a loopback address registered earlier is refused at order time under the default policy, on both databases: the peer receives nothing', async () => {
+    const peer = await automate(answering(automateAnswer(1, 'OK')));
+    const inst = await installationAt(peer.port); // registered while AUTOMATE_NETWORKS=loopback
+    const strict = await testApp(db);
+    try {
+      const answer = await order(await signIn(strict, inst.syncId), 'C', strict);
+      expect(answer).toMatchObject({ retSync: 0, outcome: 'address-refused' });
+      expect(answer.retInfo).toContain(`L’adresse 127.0.0.1 est une adresse de boucle locale (127.0.0.0/8)`);
+      expect(peer.requests).toEqual([]);
+      expect(await ordersOf(inst.id)).toEqual([]);
     } finally {
       await strict.close();
     }
