@@ -6,8 +6,9 @@ import { openTestDb } from './helpers/db.ts';
 import { insertRecords, insertTransactions, withQuery } from './helpers/history.ts';
 
 /**
- * What import-history.test.ts and transaction-logs.test.ts leave out at the HTTP level: quotes
- * and backslash sequences in searches of both lists and both CSV exports (matched literally,
+ * What import-history.test.ts and transaction-logs.test.ts leave out at the HTTP level: quotes,
+ * backslash sequences and the full-width forms that fold into % _ \ in searches of both lists and
+ * both CSV exports (matched literally,
  * exact results against rows a LIKE wildcard or an escape would also match), a NUL character
  * (a French 400, not a database failure), and download names mixing every hostile part at once.
  */
@@ -30,6 +31,12 @@ const REFS: Record<string, string> = {
   APOS2: 'l’été',
   DQ: 'le "devis"',
   DQ2: 'le devis',
+  // Full-width forms: folding (unaccent) turns them into % _ \, so they are those characters to
+  // the search, and never wildcards.
+  FW_PCT: '70％',
+  FW_UND: 'c＿d',
+  FW_BSL: 'E:＼dos',
+  FWX: '70X cXd E:Xdos',
 };
 
 beforeAll(async () => {
@@ -123,11 +130,11 @@ const csvIds = async (path: string, query: Record<string, string>, idColumn: str
 };
 
 const CASES: [string, string[]][] = [
-  ['%', ['ESC_PCT', 'PCT']],
+  ['%', ['ESC_PCT', 'FW_PCT', 'PCT']],
   ['50%', ['PCT']],
-  ['_', ['ESC_UND', 'UND']],
+  ['_', ['ESC_UND', 'FW_UND', 'UND']],
   ['a_b', ['UND']],
-  ['\\', ['BSL', 'ESC_PCT', 'ESC_UND']],
+  ['\\', ['BSL', 'ESC_PCT', 'ESC_UND', 'FW_BSL']],
   ['C:\\d', ['BSL']],
   ['\\%', ['ESC_PCT']],
   ['a\\_b', ['ESC_UND']],
@@ -140,6 +147,19 @@ const CASES: [string, string[]][] = [
   ["' OR '1'='1", []],
   ['%%', []],
   ['ETE', ['APOS', 'APOS2']],
+  // Escaped after folding: full-width ％ ＿ ＼ in a term are literal too.
+  ['50％', ['PCT']],
+  ['％', ['ESC_PCT', 'FW_PCT', 'PCT']],
+  ['70％', ['FW_PCT']],
+  ['70%', ['FW_PCT']],
+  ['a＿b', ['UND']],
+  ['c＿d', ['FW_UND']],
+  ['c_d', ['FW_UND']],
+  ['C:＼d', ['BSL']],
+  ['E:\\d', ['FW_BSL']],
+  ['＼％', ['ESC_PCT']],
+  ['a＼＿b', ['ESC_UND']],
+  ['＿', ['ESC_UND', 'FW_UND', 'UND']],
 ];
 
 describe('searches match quotes, %, _ and \\ literally', () => {

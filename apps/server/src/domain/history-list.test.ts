@@ -3,7 +3,7 @@ import { addInstallation, testApp } from '../../test/helpers/app.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
 import { insertRecords, insertRecordSeries, insertTransactionSeries } from '../../test/helpers/history.ts';
 import type { Db } from '../db/types.ts';
-import { escapeLike } from './history-list.ts';
+import { containsPattern } from './history-list.ts';
 
 /** The day counters of migration 004 against what the tables hold, after every kind of write. */
 
@@ -177,8 +177,11 @@ describe('day counters (statement triggers)', () => {
   });
 });
 
-describe('escapeLike', () => {
-  it('escapes the three LIKE characters only', () => {
-    expect(escapeLike('50%_a\\b*?')).toBe('50\\%\\_a\\\\b*?');
+describe('containsPattern', () => {
+  it('folds the term, then escapes the three LIKE characters (full-width forms included) and nothing else', async () => {
+    const pattern = async (term: string) =>
+      (await db.query<{ p: string }>(`SELECT ${containsPattern(1)} AS p`, [term]))[0]?.p;
+    expect(await pattern('50%_a\\b*?')).toBe('%50\\%\\_a\\\\b*?%');
+    expect(await pattern('Été ５０％ ＿ ＼')).toBe('%ete 50\\% \\_ \\\\%');
   });
 });

@@ -54,9 +54,15 @@ export interface KeyedRow {
 /** Below this many rows skipped, OFFSET is cheaper than looking the day counters up. */
 const DIRECT_SKIP_MAX = 2000;
 
-/** LIKE pattern characters of the text escaped: they match themselves. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
+/**
+ * The LIKE pattern (SQL) that finds the search term held by parameter `$n` anywhere in a folded
+ * search_text: the term folded by history_fold as the stored text is, then its LIKE characters
+ * escaped, in that order. Folding turns the full-width ％ ＿ ＼ (U+FF05, U+FF3F, U+FF3C) into
+ * % _ \: an escape made before it left them wildcards.
+ */
+export function containsPattern(n: number): string {
+  const escaped = `replace(replace(replace(history_fold($${n}), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+  return `'%' || ${escaped} || '%'`;
 }
 
 /** A WHERE clause and its parameters ($1 is the installation). */
@@ -76,8 +82,8 @@ export function whereOf(t: HistoryTable, installationId: string, filters: Histor
     );
   }
   if (filters.search) {
-    params.push(escapeLike(filters.search));
-    parts.push(`${t.searchText} LIKE '%' || history_fold($${params.length}) || '%'`);
+    params.push(filters.search);
+    parts.push(`${t.searchText} LIKE ${containsPattern(params.length)}`);
   }
   return { sql: parts.join(' AND '), params };
 }
