@@ -10,6 +10,7 @@ import {
   testApp,
 } from '../../../test/helpers/app.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
+import { capture } from '../../../test/helpers/secret-capture.ts';
 import type { Db } from '../../db/types.ts';
 import { suspendInstallation } from '../../domain/installation-admin.ts';
 import { SESSION_IDLE_MS } from '../../domain/sessions.ts';
@@ -66,10 +67,24 @@ describe('POST /api/login', () => {
     try {
       const res = await login(proxied, 'AUTH001', 'client-secret', https);
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
-      expect(res.cookies.map((c) => c.name)).toEqual(['__Host-synchro_session']);
+      expect(res.cookies.map((c) => c.name)).toEqual([
+        '__Host-synchro_session',
+        '__Host-synchro_device_AUTH001',
+      ]);
       const cookie = res.cookies[0];
       expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
       expect(cookie?.domain).toBeUndefined();
+      // The device cookie (docs/security.md, Sign-in): same protections, sent to the sign-in only
+      // from the console's own pages, kept 90 days.
+      expect(res.cookies[1]).toMatchObject({
+        secure: true,
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: '/',
+        maxAge: 90 * 24 * 3600,
+      });
+      expect(res.cookies[1]?.domain).toBeUndefined();
+      capture.register(res.cookies[1]?.value, 'session-token');
       const token = cookie?.value ?? '';
       const user = (headers: Record<string, string>) =>
         proxied.inject({ url: '/api/user', headers: { ...https, ...headers } });
@@ -102,13 +117,13 @@ describe('POST /api/login', () => {
 
   it('over plain HTTP: the plain synchro_session cookie, not Secure, no HSTS', async () => {
     const res = await login(app, 'AUTH001');
-    expect(res.cookies.map((c) => c.name)).toEqual(['synchro_session']);
-    expect(res.cookies[0]?.secure).toBeFalsy();
+    expect(res.cookies.map((c) => c.name)).toEqual(['synchro_session', 'synchro_device_AUTH001']);
+    expect(res.cookies.map((c) => c.secure)).toEqual([undefined, undefined]);
     expect(res.headers['strict-transport-security']).toBeUndefined();
     // Without the trust setting, X-Forwarded-Proto is not believed.
     const direct = await login(app, 'AUTH001', 'client-secret', { 'x-forwarded-proto': 'https' });
-    expect(direct.cookies.map((c) => c.name)).toEqual(['synchro_session']);
-    expect(direct.cookies[0]?.secure).toBeFalsy();
+    expect(direct.cookies.map((c) => c.name)).toEqual(['synchro_session', 'synchro_device_AUTH001']);
+    expect(direct.cookies.map((c) => c.secure)).toEqual([undefined, undefined]);
     expect(direct.headers['strict-transport-security']).toBeUndefined();
   });
 

@@ -2,6 +2,7 @@ import type { TLoginRequest } from '@synchro/contracts';
 import { recordAudit } from '../../domain/audit.ts';
 import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
+import { issueDeviceCookie, verifyDeviceCookie } from '../../security/device-cookie.ts';
 import { decoyClientIdHash, verifyClientId } from '../../security/secrets.ts';
 import { accessRefusal, findInstallationBySyncId, type Installation } from '../../domain/installations.ts';
 import {
@@ -20,21 +21,28 @@ export interface LoginInput {
   address: string;
   /** The session token the browser already had, replaced by a new one. */
   previousToken: string | undefined;
+  /** The browser's device cookie for this sync id, if it sent one (http/device-cookie.ts). */
+  deviceCookie: string | undefined;
   secret: string;
   now: Date;
 }
 
-export async function login(
-  db: Db,
-  input: LoginInput,
-): Promise<{ installation: Installation; token: string }> {
+export interface SignedIn {
+  installation: Installation;
+  token: string;
+  /** A new device cookie for the browser (security/device-cookie.ts). */
+  deviceCookie: string;
+}
+
+export async function login(db: Db, input: LoginInput): Promise<SignedIn> {
   const { credentials, address, now } = input;
+  const device = verifyDeviceCookie(input.secret, input.deviceCookie, credentials.username, now);
   // Counted before the check, so that parallel guesses see each other (429 past the limits);
-  // only a wrong client id (401) stays counted.
-  const counted = await countAttempt(db, throttleKeys(credentials.username, address), now);
-  let signedIn: { installation: Installation; token: string };
+  // only a wrong client id (401) stays counted. A known device is counted apart (throttle.ts).
+  const counted = await countAttempt(db, throttleKeys(credentials.username, address, device), now);
+  let signedIn: SignedIn;
   try {
-    signedIn = await checkAndSignIn(db, input);
+    signedIn = await checkAndSignIn(db, input, device !== null);
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'BAD_CREDENTIALS')) await uncount(db, counted);
     throw err;
@@ -44,10 +52,7 @@ export async function login(
 }
 
 /** The client id check, the installation's state, and the new session. */
-async function checkAndSignIn(
-  db: Db,
-  input: LoginInput,
-): Promise<{ installation: Installation; token: string }> {
+async function checkAndSignIn(db: Db, input: LoginInput, knownDevice: boolean): Promise<SignedIn> {
   const { credentials, address, now } = input;
   const installation = await findInstallationBySyncId(db, credentials.username);
   const hash = installation?.clientIdHash ?? (await decoyClientIdHash());
@@ -60,6 +65,7 @@ async function checkAndSignIn(
       actor: 'anonymous',
       action: 'login.failure',
       address,
+      ...(knownDevice ? { details: { knownDevice: true } } : {}),
     });
     throw new AppError(401, BAD_CREDENTIALS_MESSAGE, 'BAD_CREDENTIALS');
   }
@@ -92,8 +98,9 @@ async function checkAndSignIn(
       actor: 'user',
       action: 'login.success',
       address,
+      ...(knownDevice ? { details: { knownDevice: true } } : {}),
     });
-    return { installation, token };
+    return { installation, token, deviceCookie: issueDeviceCookie(input.secret, installation.syncId, now) };
   });
 }
 

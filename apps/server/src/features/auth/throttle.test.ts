@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, login, testApp } from '../../../test/helpers/app.ts';
 import { openTestDb, openTestDbPair, usingPostgres } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
+import { capture } from '../../../test/helpers/secret-capture.ts';
+import { DEVICE_COOKIE_LIFETIME_MS } from '../../security/device-cookie.ts';
 import { addressKey, FAILURE_WINDOW_MS, SYNC_SPACING_MS, throttleKeys } from './throttle.ts';
 
 let db: Db;
@@ -19,6 +21,7 @@ beforeAll(async () => {
   app = await testApp(db, { now: () => clock, trustProxy: 1 });
   for (const syncId of ['THRO001', 'THRO002', 'THRO003', 'THRO004', 'THRO005', 'THRO006', 'THRO007'])
     await addInstallation(db, { syncId });
+  for (const syncId of ['DEV001', 'DEV002', 'DEV003', 'DEV004']) await addInstallation(db, { syncId });
 });
 afterAll(async () => {
   await app.close();
@@ -48,11 +51,15 @@ describe('addressKey', () => {
   });
 
   it('keys the pair and the address by the /64', () => {
-    expect(throttleKeys('ABC', '2001:db8:1:2::99')).toEqual({
-      pair: 'pair:ABC@2001:db8:1:2::/64',
-      address: 'addr:2001:db8:1:2::/64',
-      syncId: 'sync:ABC',
-    });
+    expect(throttleKeys('ABC', '2001:db8:1:2::99')).toEqual([
+      'addr:2001:db8:1:2::/64',
+      'pair:ABC@2001:db8:1:2::/64',
+      'sync:ABC',
+    ]);
+  });
+
+  it('a known device is counted under its device cookie alone', () => {
+    expect(throttleKeys('ABC', '2001:db8:1:2::99', 'n0nce')).toEqual(['dev:n0nce']);
   });
 });
 
@@ -194,6 +201,134 @@ describe('login throttling', () => {
       { key: 'pair:THRO006@198.51.100.1', attempts: 4 },
       { key: 'sync:THRO006', attempts: 4 },
     ]);
+  });
+});
+
+/** The device cookie a sign-in answer sets for `syncId` (registered for the secrets scan). */
+function deviceCookieOf(res: { cookies: { name: string; value: string }[] }, syncId: string): string {
+  const value = res.cookies.find((c) => c.name === `synchro_device_${syncId}`)?.value;
+  if (!value) throw new Error(`no device cookie for ${syncId}`);
+  capture.register(value, 'session-token');
+  return value;
+}
+const withDevice = (syncId: string, value: string, address: string) => ({
+  ...from(address),
+  cookie: `synchro_device_${syncId}=${value}`,
+});
+async function throttleRows(pattern: string) {
+  return db.query<{ key: string; attempts: number }>(
+    'SELECT key, attempts FROM login_throttle WHERE key LIKE $1 AND attempts > 0 ORDER BY key',
+    [pattern],
+  );
+}
+
+describe('device cookies (OWASP): the owner’s known browser is counted apart', () => {
+  it('an attacker rotating X-Forwarded-For keeps untrusted sign-ins refused for 25 minutes, while the owner with a device cookie signs in every time', async () => {
+    nextWindow();
+    const owner = '203.0.114.10';
+    // The owner signed in from this browser before the attack: it holds a device cookie.
+    const before = await login(app, 'DEV001', 'client-secret', from(owner));
+    expect(before.statusCode).toBe(200);
+    let device = deviceCookieOf(before, 'DEV001');
+
+    // The attacker guesses as soon as the sync id lets a guess through, five per address (under
+    // the pair's lock), then takes a new address: about 7 addresses per 15 minutes.
+    let address = 0;
+    let onAddress = 0;
+    let guesses = 0;
+    const attack = async () => {
+      for (;;) {
+        if (onAddress === 5) [address, onAddress] = [address + 1, 0];
+        const res = await login(app, 'DEV001', `guess-${guesses}`, from(`198.51.100.${address + 1}`));
+        if (res.statusCode === 429) return;
+        expect(res.statusCode).toBe(401);
+        [onAddress, guesses] = [onAddress + 1, guesses + 1];
+      }
+    };
+    const untrusted: number[] = [];
+    const known: number[] = [];
+    for (let step = 0; step < 51; step += 1) {
+      await attack();
+      if (step % 3 === 1) {
+        // The owner, at the same moment: from a new browser (no device cookie)…
+        untrusted.push((await login(app, 'DEV001', 'client-secret', from(owner))).statusCode);
+        // …and from the known one.
+        const res = await login(app, 'DEV001', 'client-secret', withDevice('DEV001', device, owner));
+        known.push(res.statusCode);
+        if (res.statusCode === 200) device = deviceCookieOf(res, 'DEV001');
+      }
+      advance(SYNC_SPACING_MS);
+    }
+    expect(untrusted).toEqual(Array<number>(17).fill(429));
+    expect(known).toEqual(Array<number>(17).fill(200));
+    // The attack was the one of the finding: some 60 guesses from about 7 addresses a quarter.
+    expect(guesses).toBeGreaterThanOrEqual(55);
+    expect(address + 1).toBeLessThanOrEqual(14);
+    // The owner's sign-ins were counted under no untrusted key (and, successful, under none).
+    expect(await throttleRows(`%@${owner}`)).toEqual([]);
+    expect(await throttleRows('dev:%')).toEqual([]);
+  });
+
+  it('a device cookie that fails too often is locked itself, not the browser’s other ways in', async () => {
+    nextWindow();
+    const device = deviceCookieOf(
+      await login(app, 'DEV002', 'client-secret', from('203.0.114.20')),
+      'DEV002',
+    );
+    const headers = withDevice('DEV002', device, '203.0.114.20');
+    for (let i = 0; i < 5; i += 1) {
+      advance(1000);
+      expect((await login(app, 'DEV002', 'wrong', headers)).statusCode).toBe(401);
+    }
+    const locked = await login(app, 'DEV002', 'client-secret', headers);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json<{ message: string }>().message).toBe(
+      'Trop de tentatives de connexion échouées. Réessayez dans 15 minutes.',
+    );
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    // Its failures were counted under the device cookie alone: the same address without it is
+    // an untrusted client with a clean record.
+    expect((await throttleRows('%DEV002%')).map((r) => r.key)).toEqual([]);
+    expect(await throttleRows('dev:%')).toEqual([
+      { key: expect.stringMatching(/^dev:/) as string, attempts: 5 },
+    ]);
+    const other = await login(app, 'DEV002', 'client-secret', from('203.0.114.20'));
+    expect(other.statusCode).toBe(200);
+    // Once its window is over, the device cookie works again.
+    advance(FAILURE_WINDOW_MS);
+    expect((await login(app, 'DEV002', 'client-secret', headers)).statusCode).toBe(200);
+  });
+
+  it('a device cookie of another installation, tampered, forged or expired makes an untrusted client', async () => {
+    nextWindow();
+    const good = deviceCookieOf(await login(app, 'DEV003', 'client-secret', from('203.0.114.30')), 'DEV003');
+    const [syncId, nonce, expiry, mac] = good.split('.') as [string, string, string, string];
+    const flipped = `${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`;
+    const cases: [string, string, string][] = [
+      ['another installation’s, under this one’s name', 'DEV004', good],
+      ['its sync id changed', 'DEV004', [`DEV004`, nonce, expiry, mac].join('.')],
+      ['its expiry moved', 'DEV003', [syncId, nonce, String(Number(expiry) + 1), mac].join('.')],
+      ['its signature changed', 'DEV003', [syncId, nonce, expiry, flipped].join('.')],
+      ['no signature', 'DEV003', [syncId, nonce, expiry].join('.')],
+      ['not one at all', 'DEV003', 'x'.repeat(300)],
+    ];
+    for (const [what, target, value] of cases) {
+      nextWindow();
+      const res = await login(app, target, 'wrong', withDevice(target, value, '203.0.114.31'));
+      expect(res.statusCode, what).toBe(401);
+      expect(await throttleRows('dev:%'), what).toEqual([]);
+      expect(await throttleRows(`pair:${target}@203.0.114.31`), what).toEqual([
+        { key: `pair:${target}@203.0.114.31`, attempts: 1 },
+      ]);
+    }
+    // Expired: the same cookie after its 90 days.
+    nextWindow();
+    advance(DEVICE_COOKIE_LIFETIME_MS);
+    expect((await login(app, 'DEV003', 'wrong', withDevice('DEV003', good, '203.0.114.32'))).statusCode).toBe(
+      401,
+    );
+    expect(await throttleRows('dev:%')).toEqual([]);
+    expect(await throttleRows('pair:DEV003@203.0.114.32')).toHaveLength(1);
   });
 });
 

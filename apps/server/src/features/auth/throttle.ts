@@ -3,13 +3,19 @@ import { AppError } from '../../http/errors.ts';
 import { formatIpAddress, parseIpAddress } from '../../network/automate-address.ts';
 
 /**
- * Sign-in throttling (docs/security.md, Sign-in). Every attempt is counted under three keys
- * BEFORE its client id is checked, by one upsert that returns the counts including it:
+ * Sign-in throttling (docs/security.md, Sign-in). Every attempt is counted BEFORE its client id is
+ * checked, by one upsert that returns the counts including it. An untrusted client (no valid
+ * device cookie of that sync id) is counted under three keys:
  *
  * - `pair:` sync id + address: hard lock after PAIR_LIMIT attempts in the window;
  * - `addr:` address, any sync id: hard lock after ADDRESS_LIMIT (a guesser trying many ids);
  * - `sync:` sync id, any address: never locked, slowed down: SYNC_FREE attempts, then one more
- *   every SYNC_SPACING_MS. An attacker cannot lock the owner out from elsewhere.
+ *   every SYNC_SPACING_MS.
+ *
+ * A client with a valid device cookie (security/device-cookie.ts: it signed in to that sync id
+ * before) is counted apart, under `dev:` + its cookie's nonce alone, and locked after
+ * DEVICE_LIMIT attempts: an attacker rotating addresses keeps the sync id's untrusted clients
+ * slowed, never the owner's known browser (OWASP's device cookies).
  *
  * An attempt that is refused (429) or that succeeds is taken back off: the counts are failures.
  */
@@ -19,6 +25,7 @@ export const PAIR_LIMIT = 5;
 export const ADDRESS_LIMIT = 10;
 export const SYNC_FREE = 5;
 export const SYNC_SPACING_MS = 30 * 1000;
+export const DEVICE_LIMIT = 5;
 const FORGET_AFTER_MS = 24 * 3600 * 1000;
 
 /**
@@ -33,16 +40,15 @@ export function addressKey(address: string): string {
   return `${formatIpAddress({ version: 6, bytes: prefix })}/64`;
 }
 
-export interface ThrottleKeys {
-  pair: string;
-  address: string;
-  syncId: string;
-}
-
-/** The three keys of an attempt on `syncId` from `address`. */
-export function throttleKeys(syncId: string, address: string): ThrottleKeys {
+/**
+ * The keys an attempt on `syncId` from `address` is counted under, in the order their rows are
+ * locked: the device cookie's alone when the client has one (its nonce), else the three of an
+ * untrusted client.
+ */
+export function throttleKeys(syncId: string, address: string, deviceNonce: string | null = null): string[] {
+  if (deviceNonce) return [`dev:${deviceNonce}`];
   const addr = addressKey(address);
-  return { pair: `pair:${syncId}@${addr}`, address: `addr:${addr}`, syncId: `sync:${syncId}` };
+  return [`addr:${addr}`, `pair:${syncId}@${addr}`, `sync:${syncId}`];
 }
 
 /** The counts of one attempt (its own included), to be taken back off with `uncount`. */
@@ -50,12 +56,14 @@ export interface CountedAttempt {
   counts: { key: string; windowStart: Date; attempts: number }[];
 }
 
-/** When each key lets an attempt through again, or 0 while it does now. */
-function retryTime(keys: ThrottleKeys, count: CountedAttempt['counts'][number], now: Date): number {
+/** When a key lets an attempt through again, or 0 while it does now. */
+function retryTime(count: CountedAttempt['counts'][number], now: Date): number {
   const start = count.windowStart.getTime();
   const windowEnd = start + FAILURE_WINDOW_MS;
-  if (count.key === keys.pair) return count.attempts > PAIR_LIMIT ? windowEnd : 0;
-  if (count.key === keys.address) return count.attempts > ADDRESS_LIMIT ? windowEnd : 0;
+  const lockedPast = (limit: number) => (count.attempts > limit ? windowEnd : 0);
+  if (count.key.startsWith('pair:')) return lockedPast(PAIR_LIMIT);
+  if (count.key.startsWith('addr:')) return lockedPast(ADDRESS_LIMIT);
+  if (count.key.startsWith('dev:')) return lockedPast(DEVICE_LIMIT);
   // The sync id: the n-th attempt beyond the free ones waits until n spacings after the start.
   const allowedAt = start + Math.max(0, count.attempts - SYNC_FREE) * SYNC_SPACING_MS;
   return allowedAt > now.getTime() ? Math.min(allowedAt, windowEnd) : 0;
@@ -81,7 +89,7 @@ function tooMany(seconds: number): AppError {
  * refuses it with 429 and a `Retry-After` when a key says so (the count taken back off). A window
  * that started after `now` (another process's clock, a clock set back) starts again too.
  */
-export async function countAttempt(db: Queryable, keys: ThrottleKeys, now: Date): Promise<CountedAttempt> {
+export async function countAttempt(db: Queryable, keys: string[], now: Date): Promise<CountedAttempt> {
   const rows = await db.query<{ key: string; window_start: Date; attempts: number }>(
     `INSERT INTO login_throttle AS t (key, window_start, attempts)
      SELECT k, $2::timestamptz, 1 FROM unnest($1::text[]) AS k
@@ -89,12 +97,12 @@ export async function countAttempt(db: Queryable, keys: ThrottleKeys, now: Date)
        window_start = CASE WHEN t.window_start <= $3 OR t.window_start > $2 THEN $2 ELSE t.window_start END,
        attempts = CASE WHEN t.window_start <= $3 OR t.window_start > $2 THEN 1 ELSE t.attempts + 1 END
      RETURNING key, window_start, attempts`,
-    [[keys.address, keys.pair, keys.syncId].sort(), now, new Date(now.getTime() - FAILURE_WINDOW_MS)],
+    [[...keys].sort(), now, new Date(now.getTime() - FAILURE_WINDOW_MS)],
   );
   const counted: CountedAttempt = {
     counts: rows.map((r) => ({ key: r.key, windowStart: new Date(r.window_start), attempts: r.attempts })),
   };
-  const retryAt = Math.max(...counted.counts.map((c) => retryTime(keys, c, now)));
+  const retryAt = Math.max(...counted.counts.map((c) => retryTime(c, now)));
   if (retryAt === 0) return counted;
   await uncount(db, counted);
   throw tooMany(Math.max(1, Math.ceil((retryAt - now.getTime()) / 1000)));
