@@ -147,6 +147,7 @@ export async function prepare(target: Target, seed: SeedSize): Promise<number | 
     '--config',
     'apps/server/demo/connexion-ebp-gescom.xml',
     '--premium',
+    '--bench',
   );
   const started = performance.now();
   console.log(`[${target.name}] seed-history…`);

@@ -82,6 +82,8 @@ export function createInstallation(target: Target, syncId: string, clientId: str
     '--premium',
     ...['--options', `25;${syncId};A`],
     ...['--software', '1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom'],
+    // A bench installation: seed-history may fill it (docs/history.md, Seed).
+    '--bench',
   );
   const last = out.trim().split('\n').pop() ?? '{}';
   return (JSON.parse(last) as { connectorToken: string }).connectorToken;

@@ -27,7 +27,7 @@ export interface AdminIo {
 
 export const ADMIN_USAGE = `Usage :
   npm run admin -- create-installation --sync-id ID [ID CLIENT] [--config FICHIER.xml]
-                   [--premium] [--options "25;ID;A"] [--software "1;Nom ERP;CODE|..."]
+                   [--premium] [--options "25;ID;A"] [--software "1;Nom ERP;CODE|..."] [--bench]
   npm run admin -- set-client-id --sync-id ID [ID CLIENT]
     ID CLIENT (au moins 16 caractères) : --client-id-file FICHIER (première ligne),
     ou --client-id - (lu sur l'entrée standard) ; sans eux, un ID Client est généré et affiché
@@ -37,7 +37,8 @@ export const ADMIN_USAGE = `Usage :
   npm run admin -- resume --sync-id ID
   npm run admin -- set-expiry --sync-id ID --expires-at AAAA-MM-JJ[THH:MM:SSZ]|none
   npm run admin -- list
-  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K]`;
+  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--force]
+    (une installation de banc d'essai seulement, créée avec --bench, sauf --force)`;
 
 class UsageError extends Error {}
 
@@ -47,6 +48,8 @@ const OPTIONS = {
   'client-id-file': { type: 'string' },
   config: { type: 'string' },
   premium: { type: 'boolean' },
+  bench: { type: 'boolean' },
+  force: { type: 'boolean' },
   options: { type: 'string' },
   software: { type: 'string' },
   'expires-at': { type: 'string' },
@@ -151,6 +154,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
             premium: values.premium === true,
             options: typeof values.options === 'string' ? values.options : '',
             software: typeof values.software === 'string' ? values.software : '',
+            bench: values.bench === true,
           });
           io.out(
             JSON.stringify({
@@ -209,6 +213,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
                 suspended: i.suspended,
                 expiresAt: i.expiresAt?.toISOString() ?? null,
                 timeZone: i.timeZone,
+                bench: i.bench,
                 createdAt: i.createdAt.toISOString(),
               }),
             );
@@ -222,6 +227,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
           records: count(values, 'records', 0),
           transactions: count(values, 'transactions', 0),
           installations: count(values, 'installations', 1),
+          force: values.force === true,
         };
         if (options.installations < 1) throw new UsageError('--installations : au moins 1.');
         await withDb(io, async (db) => {

@@ -1,6 +1,7 @@
 import { decodeConnectorText, parseRecord, recordAttachments } from '@synchro/config-xml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation } from '../../test/helpers/app.ts';
+import { addInstallation, testApp } from '../../test/helpers/app.ts';
+import { connectorCall } from '../../test/helpers/connector.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
 import type { Db } from '../db/types.ts';
 import { runAdmin } from './commands.ts';
@@ -13,6 +14,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.close();
 });
+
+async function rowsOf(installationId: string) {
+  const [row] = await db.query<{ records: number; transactions: number }>(
+    `SELECT (SELECT count(*)::int FROM import_records WHERE installation_id = $1) AS records,
+            (SELECT count(*)::int FROM transaction_logs WHERE installation_id = $1) AS transactions`,
+    [installationId],
+  );
+  return row;
+}
 
 async function admin(...argv: string[]) {
   const out: string[] = [];
@@ -27,7 +37,7 @@ async function admin(...argv: string[]) {
 
 describe('npm run admin -- seed-history', () => {
   it('realistic rows for the installation and its neighbours, counted, in three years', async () => {
-    const { installation } = await addInstallation(db, { syncId: 'SEEDA' });
+    const { installation } = await addInstallation(db, { syncId: 'SEEDA', bench: true });
     const now = Date.now();
     const res = await admin(
       'seed-history',
@@ -69,7 +79,8 @@ describe('npm run admin -- seed-history', () => {
     expect(stats?.n).toBe(3000);
     expect(stats?.errors).toBeGreaterThan(5);
     expect(stats?.errors).toBeLessThan(70);
-    expect(stats?.pending).toBeGreaterThan(0);
+    // Never a record in the connector's import queue.
+    expect(stats?.pending).toBe(0);
     expect(stats?.types).toBe(6);
     const day = 86_400_000;
     expect(now - (stats?.oldest.getTime() ?? 0)).toBeGreaterThan(3 * 365 * day - 5 * day);
@@ -107,15 +118,90 @@ describe('npm run admin -- seed-history', () => {
     expect(tx?.terminals).toBeGreaterThan(10);
     expect(tx?.errors).toBeGreaterThan(2);
 
-    const neighbours = await db.query<{ sync_id: string }>(
-      `SELECT sync_id FROM installations WHERE sync_id LIKE 'SEEDAV%' ORDER BY sync_id`,
+    const neighbours = await db.query<{ sync_id: string; bench: boolean }>(
+      `SELECT sync_id, bench FROM installations WHERE sync_id LIKE 'SEEDAV%' ORDER BY sync_id`,
     );
-    expect(neighbours.map((r) => r.sync_id)).toEqual(['SEEDAV002', 'SEEDAV003']);
+    expect(neighbours).toEqual([
+      { sync_id: 'SEEDAV002', bench: true },
+      { sync_id: 'SEEDAV003', bench: true },
+    ]);
 
     // Run again: new rows, no clash with the first run's ids.
     const again = await admin('seed-history', '--sync-id', 'SEEDA', '--records', '10', '--transactions', '0');
     expect(again.code, again.err).toBe(0);
     expect(JSON.parse(again.out[0] ?? '{}')).toMatchObject({ records: 10, transactions: 0 });
+  });
+
+  it('refuses an installation that is not a bench one, in French, before writing or creating anything', async () => {
+    const { installation } = await addInstallation(db, { syncId: 'REAL01' });
+    const before = await rowsOf(installation.id);
+    const res = await admin('seed-history', '--sync-id', 'REAL01', '--records', '50', '--installations', '2');
+    expect(res.code).toBe(1);
+    expect(res.err).toBe(
+      "Erreur : L'installation REAL01 n'est pas une installation de banc d'essai : seed-history n'y écrit " +
+        'pas de lignes générées, qui se mêleraient à son historique réel. Utilisez une installation créée ' +
+        'avec create-installation --bench, ou ajoutez --force pour y écrire quand même (jamais dans sa ' +
+        "file d'import).",
+    );
+    expect(await rowsOf(installation.id)).toEqual(before);
+    expect(await db.query(`SELECT 1 FROM installations WHERE sync_id = 'REAL01V002'`)).toEqual([]);
+    // A neighbour that exists and is not a bench one is refused too, the main one untouched.
+    const bench = await addInstallation(db, { syncId: 'BENCHB', bench: true });
+    await addInstallation(db, { syncId: 'BENCHBV002' });
+    const mixed = await admin(
+      'seed-history',
+      '--sync-id',
+      'BENCHB',
+      '--records',
+      '50',
+      '--installations',
+      '2',
+    );
+    expect(mixed.code).toBe(1);
+    expect(mixed.err).toContain("L'installation BENCHBV002 n'est pas une installation de banc d'essai");
+    expect(await rowsOf(bench.installation.id)).toEqual({ records: 0, transactions: 0 });
+  });
+
+  it('--force writes into it all the same, never into its import queue: its connector finds nothing to import', async () => {
+    const { installation, connectorToken } = await addInstallation(db, { syncId: 'REAL02' });
+    const res = await admin('seed-history', '--sync-id', 'REAL02', '--records', '2000', '--force');
+    expect(res.code, res.err).toBe(0);
+    expect(await rowsOf(installation.id)).toEqual({ records: 2000, transactions: 0 });
+    const [pending] = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM import_records WHERE installation_id = $1 AND etat = 0',
+      [installation.id],
+    );
+    expect(pending?.n).toBe(0);
+    const app = await testApp(db);
+    try {
+      const queue = await connectorCall(app, 'GET', '/import-records/queue?limit=100', connectorToken);
+      expect(queue.statusCode, queue.body).toBe(200);
+      expect(queue.json()).toEqual({ records: [] });
+    } finally {
+      await app.close();
+    }
+    const [audit] = await db.query<{ details: Record<string, unknown> }>(
+      `SELECT details FROM audit_log WHERE installation_id = $1 AND action = 'history.seed'`,
+      [installation.id],
+    );
+    expect(audit?.details).toMatchObject({ records: 2000, force: true });
+  });
+
+  it('create-installation --bench makes a bench installation; list says which are', async () => {
+    const res = await admin(
+      'create-installation',
+      '--sync-id',
+      'BENCHC',
+      '--client-id',
+      'bench-client-7f3Kq9',
+      '--bench',
+    );
+    expect(res.code, res.err).toBe(0);
+    const seeded = await admin('seed-history', '--sync-id', 'BENCHC', '--records', '10');
+    expect(seeded.code, seeded.err).toBe(0);
+    const listed = (await admin('list')).out.map((l) => JSON.parse(l) as { syncId: string; bench: boolean });
+    expect(listed.find((l) => l.syncId === 'BENCHC')?.bench).toBe(true);
+    expect(listed.find((l) => l.syncId === 'REAL01')?.bench).toBe(false);
   });
 
   it('refuses an unknown installation and bad numbers in French', async () => {

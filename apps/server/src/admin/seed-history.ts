@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/types.ts';
 import { createInstallation } from '../domain/installation-admin.ts';
-import { findInstallationBySyncId, requireInstallation } from '../domain/installations.ts';
+import { findInstallationBySyncId, requireInstallation, type Installation } from '../domain/installations.ts';
+import { AppError } from '../http/errors.ts';
 import { recordAudit } from '../domain/audit.ts';
 
 /**
@@ -11,6 +12,10 @@ import { recordAudit } from '../domain/audit.ts';
  * spread over the last three years (the newest rows inserted last, as the connector appends them);
  * about 1 % are errors; some records carry a GED document or a produced file; logs are in the
  * connector's text convention like the connector's own.
+ *
+ * It writes only into bench installations (docs/history.md, Seed: `create-installation --bench`,
+ * the demo, the neighbours it creates) unless forced, and never a record with Etat 0: that is the
+ * connector's import queue, which a real connector would import into the customer's ERP.
  */
 
 export interface SeedHistoryOptions {
@@ -19,6 +24,11 @@ export interface SeedHistoryOptions {
   transactions: number;
   /** Installations in all: `syncId` and K−1 neighbours (`<syncId>V002`…), created when missing. */
   installations: number;
+  /**
+   * Writes into installations that are not bench ones too (`--force`); never into an import queue
+   * all the same.
+   */
+  force?: boolean;
   /** Rows of each kind for each neighbour; default 1 % of `records` / `transactions`. */
   neighbourShare?: number;
   /** Rows per INSERT statement (50 000). */
@@ -60,7 +70,7 @@ WITH g AS (
     CASE WHEN r1 < 0.34 THEN 'DocumentDEVIS' WHEN r1 < 0.58 THEN 'Intervention' WHEN r1 < 0.70 THEN 'GED'
          WHEN r1 < 0.82 THEN 'TiersCP' WHEN r1 < 0.91 THEN 'DocumentBL' ELSE 'DocumentFACTURE' END AS type_enreg,
     date_trunc('milliseconds', $5::timestamptz - make_interval(secs => ${SEED_SPAN_SECONDS} * (1 - (i + r2) / ($4::float8 + 1)))) AS at,
-    CASE WHEN r3 < 0.01 THEN -1 WHEN r3 < 0.013 THEN 0 ELSE 1 END AS etat,
+    CASE WHEN r3 < 0.01 THEN -1 ELSE 1 END AS etat,
     lpad(to_hex(abs(hashint8(i::bigint + $3::bigint * 7919))), 8, '0') || lpad(to_hex(i), 8, '0') AS hex
   FROM g
 ), r AS (
@@ -139,18 +149,37 @@ SELECT $1::uuid, 'T-' || $6 || '-' || i, failed::int, at, i::text, type_doc,
 FROM t
 ON CONFLICT (installation_id, tx_id) DO NOTHING`;
 
-async function installationsFor(db: Db, syncId: string, count: number) {
+/** Refuses an installation that is not a bench one, unless forced. */
+function assertBench(installation: Installation, force: boolean): void {
+  if (installation.bench || force) return;
+  throw new AppError(
+    409,
+    `L'installation ${installation.syncId} n'est pas une installation de banc d'essai : seed-history ` +
+      `n'y écrit pas de lignes générées, qui se mêleraient à son historique réel. Utilisez une ` +
+      `installation créée avec create-installation --bench, ou ajoutez --force pour y écrire quand ` +
+      `même (jamais dans sa file d'import).`,
+    'NOT_A_BENCH',
+  );
+}
+
+async function installationsFor(db: Db, syncId: string, count: number, force: boolean) {
+  const neighbourIds = Array.from(
+    { length: count - 1 },
+    (_, i) => `${syncId}V${String(i + 2).padStart(3, '0')}`,
+  );
   const main = await requireInstallation(db, syncId);
+  const found = await Promise.all(neighbourIds.map((id) => findInstallationBySyncId(db, id)));
+  // Every one checked before anything is created or written: a refusal leaves them as they were.
+  for (const installation of [main, ...found]) if (installation) assertBench(installation, force);
   const out = [main];
-  for (let k = 2; k <= count; k++) {
-    const neighbourId = `${syncId}V${String(k).padStart(3, '0')}`;
-    const found = await findInstallationBySyncId(db, neighbourId);
+  for (const [k, neighbourId] of neighbourIds.entries()) {
     out.push(
-      found ??
+      found[k] ??
         (
           await createInstallation(db, {
             syncId: neighbourId,
             clientId: randomBytes(18).toString('base64url'),
+            bench: true,
           })
         ).installation,
     );
@@ -181,7 +210,8 @@ export async function seedHistory(db: Db, options: SeedHistoryOptions): Promise<
   const chunk = options.chunk ?? DEFAULT_CHUNK;
   const tag = Math.floor(now.getTime() / 1000).toString(16);
   const progress = options.progress ?? (() => {});
-  const installations = await installationsFor(db, options.syncId, options.installations);
+  const force = options.force ?? false;
+  const installations = await installationsFor(db, options.syncId, options.installations, force);
   let records = 0;
   let transactions = 0;
   for (const [k, installation] of installations.entries()) {
@@ -216,7 +246,7 @@ export async function seedHistory(db: Db, options: SeedHistoryOptions): Promise<
     syncId: options.syncId,
     actor: 'admin',
     action: 'history.seed',
-    details: { records, transactions, installations: installations.length },
+    details: { records, transactions, installations: installations.length, ...(force ? { force } : {}) },
   });
   return {
     syncId: options.syncId,

@@ -31,6 +31,8 @@ describe('demo installation', () => {
       premium: true,
       options: '25;DEMOA001;A',
       software: '1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom',
+      // seed-history may fill it (docs/history.md, Seed)
+      bench: true,
     });
     expect(await verifyClientId(demo?.clientId ?? '', inst?.clientIdHash ?? '')).toBe(true);
     expect((await getConfiguration(db, inst?.id ?? '')).text).toContain('DemoSociete_6874b05c');

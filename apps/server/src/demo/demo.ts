@@ -76,6 +76,8 @@ export async function ensureDemoInstallation(
     premium: true,
     options: DEMO_OPTIONS,
     software: DEMO_SOFTWARE,
+    // Its history is the simulator's: seed-history may fill it (docs/history.md, Seed).
+    bench: true,
   });
   saveDemoCredentials(dataDir, clientId, 'créée');
   return { syncId: DEMO_SYNC_ID, clientId, created: true };

@@ -25,6 +25,8 @@ export interface NewInstallation {
   options?: string;
   software?: string;
   expiresAt?: Date | null;
+  /** A bench installation (docs/history.md, Seed); false by default. */
+  bench?: boolean;
 }
 
 /** Creates an installation with its first configuration version; returns its connector token. */
@@ -45,8 +47,9 @@ export async function createInstallation(
       );
     }
     const [installation] = await tx.query<Installation>(
-      `INSERT INTO installations (sync_id, client_id_hash, premium, options, software, expires_at, connector_token_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${INSTALLATION_COLUMNS}`,
+      `INSERT INTO installations
+         (sync_id, client_id_hash, premium, options, software, expires_at, connector_token_hash, bench)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${INSTALLATION_COLUMNS}`,
       [
         input.syncId,
         clientIdHash,
@@ -55,6 +58,7 @@ export async function createInstallation(
         input.software ?? '',
         input.expiresAt ?? null,
         hashConnectorToken(connectorToken),
+        input.bench ?? false,
       ],
     );
     if (!installation) throw new Error('insert returned no row');
@@ -65,7 +69,11 @@ export async function createInstallation(
       syncId: installation.syncId,
       actor: 'admin',
       action: 'installation.create',
-      details: { premium: installation.premium, options: installation.options },
+      details: {
+        premium: installation.premium,
+        options: installation.options,
+        ...(installation.bench ? { bench: true } : {}),
+      },
     });
     return { installation, connectorToken };
   });

@@ -15,6 +15,8 @@ export interface Installation {
   expiresAt: Date | null;
   timeZone: string;
   timeZoneLabel: string | null;
+  /** A bench installation: `seed-history` may write generated rows into it (docs/history.md, Seed). */
+  bench: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,7 +26,7 @@ export function installationColumns(alias = ''): string {
   const p = alias ? `${alias}.` : '';
   return `${p}id, ${p}sync_id AS "syncId", ${p}client_id_hash AS "clientIdHash", ${p}premium, ${p}options,
   ${p}software, ${p}suspended, ${p}expires_at AS "expiresAt", ${p}time_zone AS "timeZone",
-  ${p}time_zone_label AS "timeZoneLabel", ${p}created_at AS "createdAt", ${p}updated_at AS "updatedAt"`;
+  ${p}time_zone_label AS "timeZoneLabel", ${p}bench, ${p}created_at AS "createdAt", ${p}updated_at AS "updatedAt"`;
 }
 
 export const INSTALLATION_COLUMNS = installationColumns();
