@@ -84,6 +84,13 @@ beforeAll(async () => {
       RefDoc: 'file',
       file: { name: "=cmd|' -C calc'!A0 %0d%0a.csv", content: Buffer.from('a;b') },
     },
+    {
+      IDInterne: 'FILE3',
+      DateHeure: '2025-01-02T10:02:00Z',
+      RefDoc: 'file',
+      // Shown as « Facture-2025-exe.pdf » by a browser or a file manager that honours the override.
+      file: { name: 'Facture-2025-\u202efdp.exe\u2066\u200f', content: Buffer.from('MZ') },
+    },
   ]);
   cookie = await signIn(app, 'SEARCH01');
 });
@@ -220,6 +227,13 @@ describe('download names', () => {
     expect(ascii).toBe('rap;portSet-Cookie: a=b; ete __.pdf');
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('bidirectional controls are dropped: the name reads as what the file is', async () => {
+    const res = await app.inject({ url: '/api/sync-history/FILE3/file', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="Facture-2025-fdp.exe"');
+    expect(res.headers['content-type']).toBe('application/octet-stream');
   });
 
   it('a spreadsheet formula and percent sequences in a name stay text', async () => {

@@ -12,6 +12,30 @@ describe('file names of downloads', () => {
     expect(safeFileName(' \u0007 ')).toBe('fichier');
   });
 
+  it.each([
+    [
+      'U+202E (right-to-left override: « facture<U+202E>fdp.exe » shows as « factureexe.pdf »)',
+      'facture\u202efdp.exe',
+    ],
+    ['U+202A…U+202D (embeddings, overrides)', '\u202afac\u202bture\u202cfdp\u202d.exe'],
+    ['U+2066…U+2069 (isolates)', '\u2066facture\u2067fdp\u2068.exe\u2069'],
+    ['U+200E, U+200F (marks), U+061C (Arabic letter mark)', 'fac\u200eture\u200ffdp\u061c.exe'],
+    [
+      'zero width, word joiner, byte order mark, soft hyphen',
+      '\u200bfac\u200cture\u200dfdp\u2060\ufeff\u00ad.exe',
+    ],
+    ['line and paragraph separators', 'fac\u2028ture\u2029fdp.exe'],
+  ])('drops invisible and bidirectional controls: %s', (_what, name) => {
+    expect(safeFileName(name)).toBe('facturefdp.exe');
+    const header = attachmentDisposition(name);
+    expect(header).toBe('attachment; filename="facturefdp.exe"');
+  });
+
+  it('keeps letters of right-to-left scripts, only their controls go', () => {
+    expect(safeFileName('\u202eفاتورة.pdf')).toBe('فاتورة.pdf');
+    expect(safeFileName('חשבונית\u200f.pdf')).toBe('חשבונית.pdf');
+  });
+
   it('filename for every client, filename* for a non-ASCII name', () => {
     expect(attachmentDisposition('plan.pdf')).toBe('attachment; filename="plan.pdf"');
     expect(attachmentDisposition("Photo d'été (1)*.jpg")).toBe(

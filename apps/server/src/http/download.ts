@@ -2,16 +2,22 @@
  * The name of a downloaded file in `Content-Disposition` (RFC 6266): `filename` for old clients
  * (ASCII only: accents dropped, other characters `_`), `filename*` with the UTF-8 name. The name
  * is never a path and never breaks the header: folders, quotes, control characters (CR, LF…)
- * are removed first.
+ * are removed first. Nor does it lie about itself: invisible format characters go too, the
+ * bidirectional controls above all (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), with
+ * which « facture<U+202E>fdp.exe » shows as « factureexe.pdf » (Trojan Source, CVE-2021-42574).
  */
+
+/**
+ * What a file name never keeps: control characters (Cc), format characters (Cf: the bidirectional
+ * controls and marks, zero widths, word joiner, byte order mark, soft hyphen, tags), line and
+ * paragraph separators, and the double quote.
+ */
+const UNSAFE_IN_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}"]/gu;
 
 /** The file name part of a stored name, without what could break a header or name a folder. */
 export function safeFileName(name: string, fallback = 'fichier'): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  const cleaned = base
-    // eslint-disable-next-line no-control-regex -- control characters are what is removed
-    .replace(/[\u0000-\u001f\u007f-\u009f"]/g, '')
-    .replace(/^[\s.]+|\s+$/g, '');
+  const cleaned = base.replace(UNSAFE_IN_NAME, '').replace(/^[\s.]+|\s+$/g, '');
   return cleaned === '' ? fallback : cleaned;
 }
 
