@@ -6,16 +6,37 @@ import { attachmentDisposition } from './download.ts';
 /**
  * CSV answers that Excel opens right in French: UTF-8 with a byte order mark, `;` between cells,
  * CRLF between rows, every text cell quoted, and a text that a spreadsheet would run as a formula
- * (`=`, `+`, `-`, `@`, tab, carriage return first) prefixed with `'` (formula injection).
+ * prefixed with `'` (formula injection): see looksLikeFormula.
  */
 
 export type CsvCell = string | number;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What Excel and LibreOffice skip before they look for a formula: blanks of every kind (space,
+ * tab, CR, LF, no-break and narrow no-break spaces, ideographic space…), other controls, and
+ * invisible format characters (zero widths, byte order mark, bidirectional controls).
+ */
+const SKIPPED_START = /^[\s\p{Cc}\p{Cf}\p{Z}]+/u;
+/**
+ * A formula's first character, once folded by NFKC (which turns the full-width ＝ ＋ － ＠ and the
+ * small ﹦ ﹢ ﹣ ﹫ into = + - @, as an Asian input method or a spreadsheet's own conversion may):
+ * `=`, `+`, `-`, `@`, and the minus sign U+2212.
+ */
+const FORMULA_FIRST = /^[=+\-@\u2212]/;
+
+/**
+ * Whether a spreadsheet could read `text` as a formula: its first character after what it skips is
+ * a formula start, or it starts with a tab or a line break at all (OWASP's list).
+ */
+export function looksLikeFormula(text: string): boolean {
+  if (/^[\t\r\n]/.test(text)) return true;
+  const first = [...text.replace(SKIPPED_START, '').slice(0, 2)][0];
+  return first !== undefined && FORMULA_FIRST.test(first.normalize('NFKC'));
+}
 
 export function csvCell(value: CsvCell): string {
   if (typeof value === 'number') return String(value);
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  const text = looksLikeFormula(value) ? `'${value}` : value;
   return text.includes('"') ? `"${text.replace(/"/g, '""')}"` : `"${text}"`;
 }
 

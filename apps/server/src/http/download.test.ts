@@ -68,4 +68,31 @@ describe('CSV cells', () => {
     }
     expect(csvCell('1-1')).toBe('"1-1"');
   });
+
+  it.each([
+    ['a space', ' =1+1'],
+    ['spaces and a tab', '  \t+1+1'],
+    ['a no-break space', '\u00a0=1+1'],
+    ['a narrow no-break space', '\u202f@SUM(A1)'],
+    ['an ideographic space', '\u3000=1+1'],
+    ['a line feed', '\n=1+1'],
+    ['a zero-width space', '\u200b=1+1'],
+    ['a byte order mark', '\ufeff=1+1'],
+    ['a full-width equals sign', '\uff1dHYPERLINK("http://x")'],
+    ['a full-width plus sign', '\uff0b1+1'],
+    ['a full-width hyphen-minus', '\uff0d1+1'],
+    ['a full-width commercial at', '\uff20SUM(A1)'],
+    ['a small equals sign', '\ufe66cmd'],
+    ['a minus sign', '\u22121+1'],
+    ['a space then a full-width equals sign', ' \uff1d1+1'],
+  ])('neutralises a formula behind %s', (_what, value) => {
+    expect(csvCell(value)).toBe(`"'${value.replace(/"/g, '""')}"`);
+  });
+
+  it('leaves texts that only start with a blank, and signs inside a text', () => {
+    expect(csvCell(' Devis 12')).toBe('" Devis 12"');
+    expect(csvCell('\u00a0Intervention')).toBe('"\u00a0Intervention"');
+    expect(csvCell('Total = 12 + 3')).toBe('"Total = 12 + 3"');
+    expect(csvCell('a\uff1db')).toBe('"a\uff1db"');
+  });
 });
