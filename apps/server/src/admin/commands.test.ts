@@ -373,6 +373,63 @@ describe('admin command: the client id', () => {
   });
 });
 
+describe('admin command: an obviously weak client id is refused', () => {
+  it.each([
+    ['16 identical characters', 'a'.repeat(16), 'il ne compte que 1 caractère différent (au moins 6)'],
+    ['two characters', 'abababababababab', 'il ne compte que 2 caractères différents (au moins 6)'],
+    ['five characters', '0000111122223333444', 'il ne compte que 5 caractères différents (au moins 6)'],
+    ['one pattern repeated', 'Passw0rdPassw0rd', "c'est le motif «\u00a0Passw0rd\u00a0» répété"],
+    ['one pattern repeated, cut short', 'azerty-azerty-azert', "c'est le motif «\u00a0azerty-\u00a0» répété"],
+    ['a run of the alphabet', 'abcdefghijklmnopq', "c'est une suite de caractères consécutifs"],
+    ['a run of digits downwards', '9876543210/.-,+*)', "c'est une suite de caractères consécutifs"],
+  ])('%s (%s)', async (_what, clientId, reason) => {
+    const res = await adminWithStdin(
+      `${clientId}\n`,
+      'create-installation',
+      '--sync-id',
+      'WEAK0002',
+      '--client-id',
+      '-',
+    );
+    expect(res.code).toBe(2);
+    expect(res.err).toContain(
+      `Erreur : L'ID Client est trop facile à deviner\u00a0: ${reason}. Sans --client-id ni --client-id-file, ` +
+        'un ID Client sûr est généré et affiché une fois.',
+    );
+    expect(res.out).toEqual([]);
+    expect(await findInstallationBySyncId(db, 'WEAK0002')).toBeNull();
+    const before = await hashOf('ARGV0001');
+    const set = await adminWithStdin(
+      `${clientId}\n`,
+      'set-client-id',
+      '--sync-id',
+      'ARGV0001',
+      '--client-id',
+      '-',
+    );
+    expect(set.code).toBe(2);
+    expect(await hashOf('ARGV0001')).toBe(before);
+  });
+
+  it.each([
+    'stdin-client-id-0001',
+    'le chat de la voisine dort',
+    'Kq7-vB2x_9LmZ3pR',
+    'aaaaaaaaaaaaaaaa-b7X!Qz3',
+  ])('accepts %s', async (clientId) => {
+    const res = await adminWithStdin(
+      `${clientId}\n`,
+      'set-client-id',
+      '--sync-id',
+      'ARGV0001',
+      '--client-id',
+      '-',
+    );
+    expect(res.code, res.err).toBe(0);
+    expect(await verifyClientId(clientId, await hashOf('ARGV0001'))).toBe(true);
+  });
+});
+
 describe('admin command as a process', () => {
   it('runs through tsx with DATA_DIR and exits non-zero with a French error', () => {
     const dataDir = join(tmp, 'data');
