@@ -751,14 +751,16 @@ describe('GET /api/sync-history/{id}/file and /log', () => {
       { IDInterne: 'L2', DateHeure: '2025-01-01T10:00:00Z' },
     ]);
     await insertRecords(db, b.id, [{ IDInterne: 'B-L', DateHeure: '2025-01-01T10:00:00Z', Log: 'secret' }]);
-    let res = await app.inject({ url: syncHistoryRecordPath('L1', 'log'), headers: { cookie: a.cookie } });
+    // As our screens ask for it (api.text): text. Other clients get a JSON string (test/earlier-client.test.ts).
+    const asText = { cookie: a.cookie, accept: 'text/plain' };
+    let res = await app.inject({ url: syncHistoryRecordPath('L1', 'log'), headers: asText });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.body).toBe('Import réussi\r\nÉtape 2 : terminée');
-    res = await app.inject({ url: syncHistoryRecordPath('L2', 'log'), headers: { cookie: a.cookie } });
+    res = await app.inject({ url: syncHistoryRecordPath('L2', 'log'), headers: asText });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
-    res = await app.inject({ url: syncHistoryRecordPath('B-L', 'log'), headers: { cookie: a.cookie } });
+    res = await app.inject({ url: syncHistoryRecordPath('B-L', 'log'), headers: asText });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('secret');
   });

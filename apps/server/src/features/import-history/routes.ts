@@ -19,6 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { auditHistoryExport, csvRowsOf, type HistoryActor } from '../../domain/history-export.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { csvFileName, sendCsv } from '../../http/csv.ts';
+import { asksForText } from '../../http/accept.ts';
 import { attachmentDisposition, contentTypeOf } from '../../http/download.ts';
 import { AppError } from '../../http/errors.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
@@ -141,12 +142,16 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
       .send(file.content);
   });
 
+  // Text to a client that asks for it (our screens), else a JSON string: the earlier console's
+  // client reads it with res.json() and asks with Accept: */* (docs/earlier-client.md).
   app.get<{ Params: IdParams }>(recordPath('log'), { preHandler }, async (request, reply) => {
-    const log = await recordText(ctx.db, currentSignIn(request).installation.id, request.params.id, 'log');
-    return reply
-      .header('Content-Type', 'text/plain; charset=utf-8')
-      .header('Cache-Control', 'no-store')
-      .send(decodeConnectorText(log));
+    const log = decodeConnectorText(
+      await recordText(ctx.db, currentSignIn(request).installation.id, request.params.id, 'log'),
+    );
+    void reply.header('Cache-Control', 'no-store').header('Vary', 'Accept');
+    if (asksForText(request.headers.accept))
+      return reply.header('Content-Type', 'text/plain; charset=utf-8').send(log);
+    return reply.header('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(log));
   });
 
   app.get(SYNC_HISTORY_EXPORT_PATH, { preHandler }, async (request, reply) => {
