@@ -45,7 +45,12 @@ export { repairConfig, type TRepairResult } from './repair/repair.ts';
 export { editConnectorParts, CONNECTOR_OWNED, CONNECTOR_ORDER } from './connector/edit.ts';
 export { checkDataElement } from './connector/data.ts';
 export { parseRecord, RECORD_MAX_BYTES, type RecordDocument } from './record/check.ts';
-export { decodeRecordText, encodeRecordText } from './record/codec.ts';
+export {
+  decodeRecordText,
+  encodeRecordText,
+  isInConnectorForm,
+  recordTextForStorage,
+} from './record/codec.ts';
 export { recordAttachments, type TRecordAttachment } from './record/attachments.ts';
 export {
   automateOrderXml,

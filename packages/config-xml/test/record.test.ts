@@ -6,9 +6,11 @@ import {
   decodeRecordText,
   encodeConnectorText,
   encodeRecordText,
+  isInConnectorForm,
   parseRecord,
   RECORD_MAX_BYTES,
   recordAttachments,
+  recordTextForStorage,
 } from '../src/index.ts';
 
 /** The sanitised real record (BOM, CRLF, root SyncNuxiDev), copied from shared/fixtures/records. */
@@ -165,6 +167,55 @@ describe('decodeRecordText / encodeRecordText: the connector convention', () => 
         expect(encodeRecordText(decodeRecordText(stored))).toBe(stored);
       }),
       { seed: 20261123, numRuns: 300 },
+    );
+  });
+});
+
+describe('isInConnectorForm / recordTextForStorage: a text sent already encoded is stored once', () => {
+  /** What the earlier console's client does to every leaf before it sends (docs/decisions.md). */
+  const legacyEncode = (v: string) => unescape(encodeURIComponent(v));
+
+  it('a text whose characters are bytes of valid UTF-8 with a multi-byte sequence is already encoded', () => {
+    const encoded = `<a><b>${legacyEncode('Photo S3 été')}</b><c>${legacyEncode('après – 😀 €')}</c></a>`;
+    expect(isInConnectorForm(encoded)).toBe(true);
+    expect(recordTextForStorage(encoded)).toBe(encoded);
+    expect(decodeRecordText(recordTextForStorage(encoded))).toBe(
+      '<a><b>Photo S3 été</b><c>après – 😀 €</c></a>',
+    );
+    // A leading byte order mark is not counted.
+    expect(isInConnectorForm(`\uFEFF${encoded}`)).toBe(true);
+  });
+
+  it.each([
+    ['plain ASCII (the same in both forms)', '<a>Devis 12</a>'],
+    ['decoded text, as our screens send it', '<a>Photo S3 été</a>'],
+    ['a character above U+00FF', `<a>${legacyEncode('été')} €</a>`],
+    ['a lone continuation byte', '<a>n\u00b0 12</a>'],
+    ['a lead byte without its continuation', '<a>\u00c3t\u00e9</a>'],
+    ['a truncated sequence at the end', '<a>x</a>\u00e2\u0082'],
+    ['an overlong form (C0 80)', '<a>\u00c0\u0080</a>'],
+    ['a surrogate (ED A0 80)', '<a>\u00ed\u00a0\u0080</a>'],
+    ['beyond U+10FFFF (F4 90 80 80)', '<a>\u00f4\u0090\u0080\u0080</a>'],
+    ['one encoded leaf beside one in clear', `<a>${legacyEncode('été')}</a><b>à</b>`],
+  ])('not already encoded: %s, so encoded once', (_what, text) => {
+    expect(isInConnectorForm(text)).toBe(false);
+    expect(recordTextForStorage(text)).toBe(encodeRecordText(text));
+  });
+
+  it('the one ambiguity: a text in clear whose only accents pair up into valid UTF-8 is taken as encoded', () => {
+    // « Ã© » typed as such reads as « é » afterwards.
+    expect(isInConnectorForm('<a>Ã©</a>')).toBe(true);
+    expect(decodeRecordText(recordTextForStorage('<a>Ã©</a>'))).toBe('<a>é</a>');
+  });
+
+  it('property: encoding a decoded text, then storing it again, never encodes twice', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (value) => {
+        const clean = value.replace(/[<>&\uFEFF]/g, '');
+        const encoded = encodeRecordText(`<v>${clean}</v>`);
+        expect(recordTextForStorage(encoded)).toBe(encoded);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -26,6 +26,60 @@ export function encodeRecordText(display: string): string {
   return mapCharacterData(display, encodeConnectorText);
 }
 
+/**
+ * Whether a whole text is already in the connector's convention, by the test the earlier console's
+ * client makes when it reads (docs/decisions.md, « The earlier console's own client »): every
+ * character is at most U+00FF, and those characters taken as bytes are valid UTF-8 holding at
+ * least one multi-byte sequence. A leading byte order mark is not counted. Plain ASCII is not
+ * « already encoded » (it is the same in both forms). One strict pass, no copy.
+ *
+ * The one ambiguity: a text typed in clear whose only non-ASCII characters happen to pair up into
+ * valid UTF-8 (`Ã©` typed as such, `Â°`…) passes the test and is taken as encoded.
+ */
+export function isInConnectorForm(text: string): boolean {
+  const n = text.length;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let multiByte = false;
+  while (i < n) {
+    const b0 = text.charCodeAt(i);
+    if (b0 < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b0 >= 0xc2 && b0 <= 0xdf) need = 1;
+    else if (b0 >= 0xe0 && b0 <= 0xef) {
+      need = 2;
+      if (b0 === 0xe0) lo = 0xa0;
+      else if (b0 === 0xed) hi = 0x9f;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      need = 3;
+      if (b0 === 0xf0) lo = 0x90;
+      else if (b0 === 0xf4) hi = 0x8f;
+    } else return false; // a character above U+00FF, a stray continuation byte, C0, C1, F5–FF
+    for (let k = 1; k <= need; k++) {
+      const b = i + k < n ? text.charCodeAt(i + k) : -1;
+      if (b < lo || b > hi) return false;
+      lo = 0x80;
+      hi = 0xbf;
+    }
+    multiByte = true;
+    i += need + 1;
+  }
+  return multiByte;
+}
+
+/**
+ * The stored form of a record's XML sent by a client: a text already in the connector's
+ * convention (isInConnectorForm: the earlier console's client encodes every leaf before it sends)
+ * is stored as it is; any other (our screens send the decoded text) is encoded once.
+ */
+export function recordTextForStorage(xml: string): string {
+  return isInConnectorForm(xml) ? xml : encodeRecordText(xml);
+}
+
 const NON_ASCII_RUN = /[\u0080-\uFFFF]+/g;
 
 /** Replaces every non-ASCII run of character data with `convert(run)`. */

@@ -8,10 +8,10 @@ import {
 import {
   ConfigXmlError,
   decodeRecordText,
-  encodeRecordText,
   parseRecord,
   RECORD_MAX_BYTES,
   recordAttachments,
+  recordTextForStorage,
 } from '@synchro/config-xml';
 import { AppError } from '../../http/errors.ts';
 
@@ -52,7 +52,8 @@ export function xmlView(stored: string): TSyncHistoryXml {
 /**
  * PUT …/xml: the XML as typed, refused over 50 MB (the 413 body) or when the safe check fails (400: not
  * well-formed, a DOCTYPE, an entity beyond the five, too deep, a forbidden character); else its
- * stored form in the connector's convention.
+ * stored form in the connector's convention: encoded once when it was sent decoded (our screens),
+ * kept when it was sent already encoded (the earlier console's client: recordTextForStorage).
  */
 export function xmlForStorage(
   xml: string,
@@ -67,5 +68,5 @@ export function xmlForStorage(
     }
     throw err;
   }
-  return { tooLarge: null, stored: encodeRecordText(xml), sizeBytes };
+  return { tooLarge: null, stored: recordTextForStorage(xml), sizeBytes };
 }
