@@ -294,6 +294,15 @@ describe('device cookies (OWASP): the owner’s known browser is counted apart',
     ]);
     const other = await login(app, 'DEV002', 'client-secret', from('203.0.114.20'));
     expect(other.statusCode).toBe(200);
+    // The audit tells the known device's sign-ins from the others.
+    const audits = await db.query<{ action: string; details: Record<string, unknown> | null }>(
+      `SELECT action, details FROM audit_log WHERE sync_id = 'DEV002' AND action LIKE 'login.%' ORDER BY id`,
+    );
+    expect(audits.map((a) => [a.action, a.details?.knownDevice ?? false])).toEqual([
+      ['login.success', false],
+      ...Array.from({ length: 5 }, () => ['login.failure', true]),
+      ['login.success', false],
+    ]);
     // Once its window is over, the device cookie works again.
     advance(FAILURE_WINDOW_MS);
     expect((await login(app, 'DEV002', 'client-secret', headers)).statusCode).toBe(200);
