@@ -310,7 +310,7 @@ describe('the terminal saved by that client in the earlier nested shape', () => 
   const patch = (
     cookie: string,
     body: string | undefined,
-    headers = earlierHeaders(cookie, body !== undefined),
+    headers: Record<string, string> = earlierHeaders(cookie, body !== undefined),
   ) =>
     app.inject({
       method: 'PATCH',
