@@ -43,9 +43,13 @@ const serverLayers = {
               'A feature never imports another feature: shared data goes to domain/, shared HTTP helpers to http/.',
           })),
           {
-            target: [...inServer('features', 'http', 'domain', 'db', 'context.ts'), ...SERVER_LEAVES],
-            from: inServer('app.ts', 'main.ts', 'admin', 'demo'),
-            message: 'Nothing imports the composition (app.ts, main.ts) or the admin and demo entry points.',
+            target: [
+              ...inServer('features', 'http', 'domain', 'db', 'offload', 'context.ts'),
+              ...SERVER_LEAVES,
+            ],
+            from: inServer('app.ts', 'main.ts', 'offload-worker.ts', 'admin', 'demo'),
+            message:
+              'Nothing imports the composition (app.ts, main.ts, offload-worker.ts) or the admin and demo entry points.',
           },
           {
             target: inServer('http', 'admin', 'demo'),
@@ -53,15 +57,20 @@ const serverLayers = {
             message: 'http/, admin/ and demo/ import no feature: they use domain/.',
           },
           {
-            target: inServer('domain', 'db'),
+            target: inServer('domain', 'db', 'offload'),
             from: inServer('features', 'context.ts'),
-            message: 'domain/ and db/ import no feature.',
+            message: 'domain/, db/ and offload/ import no feature.',
           },
           {
-            target: inServer('domain', 'db'),
+            target: inServer('domain', 'db', 'offload'),
             from: inServer('http'),
             except: ['./errors.ts'],
-            message: 'domain/ and db/ use AppError (http/errors.ts) and nothing else of http/.',
+            message: 'domain/, db/ and offload/ use AppError (http/errors.ts) and nothing else of http/.',
+          },
+          {
+            target: inServer('offload'),
+            from: inServer('domain', 'db'),
+            message: 'offload/ (the worker pool) imports no layer but AppError.',
           },
           {
             target: inServer('db'),

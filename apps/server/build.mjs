@@ -6,7 +6,11 @@ import { bundleForNode } from '../../scripts/node-bundle.mjs';
 const root = dirname(fileURLToPath(import.meta.url));
 
 await bundleForNode(
-  { main: join(root, 'src/main.ts'), cli: join(root, 'src/admin/cli.ts') },
+  {
+    main: join(root, 'src/main.ts'),
+    cli: join(root, 'src/admin/cli.ts'),
+    'offload-worker': join(root, 'src/offload-worker.ts'),
+  },
   join(root, 'dist'),
 );
 console.log('server built in apps/server/dist');

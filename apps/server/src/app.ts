@@ -1,4 +1,9 @@
-import { DEFAULT_VERSION_RETENTION, type VersionRetention } from './config/env.ts';
+import {
+  DEFAULT_FAIR_SHARE,
+  DEFAULT_VERSION_RETENTION,
+  type FairShareSettings,
+  type VersionRetention,
+} from './config/env.ts';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
   type FastifyInstance,
@@ -8,6 +13,7 @@ import Fastify, {
 } from 'fastify';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
+import { apartPolicyFor, type ApartPolicy } from './domain/blobs.ts';
 import { ConfigCache } from './domain/config-cache.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { configurationRoutes } from './features/configuration/routes.ts';
@@ -31,6 +37,8 @@ import { loggerOptions } from './http/logging.ts';
 import { createAutomateAddressPolicy } from './network/automate-address.ts';
 import { DEMO_SYNC_ID } from './demo/demo.ts';
 import { readSessionToken } from './http/session-cookie.ts';
+import { ByteBudget } from './offload/byte-budget.ts';
+import { sharedOffloadPool, type Offload } from './offload/pool.ts';
 import { hasBuiltSpa, isSpaPage, serveSpa, spaPage } from './static/spa.ts';
 
 export interface AppDeps {
@@ -59,6 +67,14 @@ export interface AppDeps {
   outwardAddress?: () => Promise<string | null>;
   /** CONFIG_VERSIONS_KEEP and _MAX_AGE_DAYS; the defaults otherwise. */
   versionRetention?: VersionRetention;
+  /** Worker threads for long work (offload/pool.ts); the process's shared pool otherwise. */
+  offload?: Offload;
+  /** Which big values leave a batch's transaction; the database's policy otherwise (tests force it). */
+  apart?: ApartPolicy;
+  /** OFFLOAD_THREADS, BODY_BUDGET_*, STORAGE_QUOTA_MB; the defaults otherwise. */
+  fairShare?: Partial<FairShareSettings>;
+  /** The memory budget of bodies (tests watch it); one of fairShare.bodyBudget otherwise. */
+  bodies?: ByteBudget;
 }
 
 // A number means "trust that many proxy hops" (proxy-addr's function form).
@@ -81,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installJsonBodyParser(app);
 
+  const fairShare = { ...DEFAULT_FAIR_SHARE, ...deps.fairShare };
   const ctx: AppContext = {
     db: deps.db,
     sessionSecret: deps.sessionSecret,
@@ -94,6 +111,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       networks: deps.automateNetworks,
       loopbackSyncId: deps.db.kind === 'pglite' ? DEMO_SYNC_ID : null,
     }),
+    offload: deps.offload ?? sharedOffloadPool(),
+    apart: deps.apart ?? apartPolicyFor(deps.db.kind),
+    bodies: deps.bodies ?? new ByteBudget(fairShare.bodyBudget),
+    storageQuotaBytes: fairShare.storageQuotaBytes,
   };
 
   installErrorHandling(app);

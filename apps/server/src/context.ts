@@ -1,7 +1,10 @@
 import type { VersionRetention } from './config/env.ts';
 import type { Db } from './db/types.ts';
+import type { ApartPolicy } from './domain/blobs.ts';
+import type { ByteBudget } from './offload/byte-budget.ts';
 import type { ConfigCache } from './domain/config-cache.ts';
 import type { AutomateAddressPolicy } from './network/automate-address.ts';
+import type { Offload } from './offload/pool.ts';
 
 /** What every feature's routes receive: the database, the clock and the server's settings. */
 export interface AppContext {
@@ -17,4 +20,12 @@ export interface AppContext {
   automateAddresses: AutomateAddressPolicy;
   /** How long old configuration versions are kept (CONFIG_VERSIONS_*). */
   versionRetention: VersionRetention;
+  /** Long work on big inputs, in worker threads (offload/pool.ts). */
+  offload: Offload;
+  /** Which big values leave a batch's transaction (domain/blobs.ts). */
+  apart: ApartPolicy;
+  /** Bytes of big request bodies held at once, per installation and in all (offload/byte-budget.ts). */
+  bodies: ByteBudget;
+  /** Storage quota of an installation without its own (STORAGE_QUOTA_MB), bytes. */
+  storageQuotaBytes: number;
 }

@@ -5,7 +5,10 @@ import { openDatabase } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
 import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
+import { startDetachedBlobSweep } from './domain/blobs.ts';
 import { localServerUrl, startDemoAutomate, type DemoAutomate } from './demo/demo-automate.ts';
+import { startLoopDelayReports } from './offload/loop-delay.ts';
+import { createOffloadPool, defaultOffloadThreads } from './offload/pool.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 import { resolveSessionSecret } from './security/session-secret.ts';
 import { hasBuiltSpa } from './static/spa.ts';
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
       ? await ensureDemoInstallation(db, env.databaseUrl ? undefined : env.dataDir, env.demo === 'off')
       : null;
 
+  const offload = createOffloadPool({ threads: env.fairShare.offloadThreads ?? defaultOffloadThreads() });
   const app = await buildApp({
     db,
     sessionSecret,
@@ -52,7 +56,17 @@ async function main(): Promise<void> {
     webDistDir: WEB_DIST_DIR,
     logLevel: env.logLevel,
     versionRetention: env.versionRetention,
+    offload,
+    fairShare: env.fairShare,
   });
+  const blobSweep = startDetachedBlobSweep(
+    db,
+    () => new Date(),
+    (err) => app.log.error({ err }, 'nettoyage des valeurs écrites à part impossible'),
+  );
+  const loopDelay = startLoopDelayReports(env.loopDelayReportMs, (delay) =>
+    app.log.info({ eventLoopDelay: delay }, 'délai de la boucle d’événements'),
+  );
 
   // PGlite has no autovacuum of its own (db/embedded-upkeep.ts).
   const upkeep: EmbeddedUpkeep | null =
@@ -76,6 +90,9 @@ async function main(): Promise<void> {
     try {
       await demoAutomate?.stop();
       await app.close();
+      loopDelay.stop();
+      await blobSweep.stop();
+      await offload.close();
       await upkeep?.stop();
     } finally {
       await db.close();
@@ -89,6 +106,9 @@ async function main(): Promise<void> {
     await app.listen({ port: env.port, host: env.host });
   } catch (err) {
     await app.close().catch(() => {});
+    loopDelay.stop();
+    await blobSweep.stop();
+    await offload.close();
     await upkeep?.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {

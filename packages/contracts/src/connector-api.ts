@@ -275,6 +275,13 @@ export const CONNECTOR_ERROR_CODES = {
   'internal-error': 500,
   /** The database cannot answer for a moment (with Retry-After): retry later. */
   unavailable: 503,
+  /**
+   * The server holds as many bytes of this installation's (or everyone's) requests as it allows
+   * at once (with Retry-After): send the same request again then. Not a failure of the request.
+   */
+  'server-busy': 503,
+  /** The installation's storage quota would be passed: nothing was written. */
+  'insufficient-storage': 507,
 } as const;
 export type TConnectorErrorCode = keyof typeof CONNECTOR_ERROR_CODES;
 

@@ -68,7 +68,12 @@ export const ZDashboardView = z.object({
   /** IANA zone used to display times (Planification), and its current offset in minutes. */
   displayTimeZone: z.object({ zone: z.string(), offsetMinutes: z.number().int() }),
   configVersion: z.number().int(),
+  /** Bytes the installation keeps (records, files, transactions) and its quota (docs/server.md). */
+  storage: z.object({ usedBytes: z.number().nonnegative(), quotaBytes: z.number().positive() }),
 });
+/** Share of its storage quota from which Général warns an installation. */
+export const STORAGE_WARNING_SHARE = 0.8;
+
 export type TDashboardView = z.infer<typeof ZDashboardView>;
 
 /** POST /api/sync-automate */

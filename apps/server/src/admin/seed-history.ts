@@ -114,10 +114,10 @@ WITH g AS (
     has_file
   FROM r
   ON CONFLICT (installation_id, id_interne) DO NOTHING
-  RETURNING id, ref_doc, has_file
+  RETURNING id, installation_id, ref_doc, has_file
 )
-INSERT INTO import_record_files (record_id, name, size, content)
-SELECT id, ref_doc || '.pdf', 68,
+INSERT INTO import_record_files (record_id, installation_id, name, size, content)
+SELECT id, installation_id, ref_doc || '.pdf', 68,
   decode('JVBERi0xLjQKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoKdHJhaWxlcjw8L1Jvb3QgMSAwIFI+PgolJUVPRgo=', 'base64')
 FROM ins WHERE has_file`;
 

@@ -25,7 +25,30 @@ export interface ServerEnv {
   demoAutomate: boolean;
   /** CONFIG_VERSIONS_KEEP and CONFIG_VERSIONS_MAX_AGE_DAYS (domain/config-retention.ts). */
   versionRetention: VersionRetention;
+  /** Sharing the server fairly (docs/server.md « Partage équitable »). */
+  fairShare: FairShareSettings;
+  /** Event-loop delay reported in the logs every… (LOOP_DELAY_REPORT_SECONDS, default 60). */
+  loopDelayReportMs: number;
 }
+
+/** OFFLOAD_THREADS, BODY_BUDGET_MB, BODY_BUDGET_PER_INSTALLATION_MB, STORAGE_QUOTA_MB. */
+export interface FairShareSettings {
+  /** Worker threads for long work; null: all cores but one, at most four. */
+  offloadThreads: number | null;
+  /** Bytes of big request bodies held at once, in all and per installation. */
+  bodyBudget: { total: number; perInstallation: number };
+  /** Storage quota of an installation without its own, bytes. */
+  storageQuotaBytes: number;
+}
+
+const MB = 1024 * 1024;
+
+export const DEFAULT_FAIR_SHARE: FairShareSettings = {
+  offloadThreads: null,
+  bodyBudget: { total: 256 * MB, perInstallation: 128 * MB },
+  // 50 Go: years of a large installation's records with their documents.
+  storageQuotaBytes: 50 * 1024 * MB,
+};
 
 export type DemoSetting = 'on' | 'off' | 'auto';
 
@@ -119,6 +142,18 @@ export function readVersionRetention(env: NodeJS.ProcessEnv): VersionRetention {
   };
 }
 
+export function readFairShare(env: NodeJS.ProcessEnv): FairShareSettings {
+  const d = DEFAULT_FAIR_SHARE;
+  const total = positiveInteger(env, 'BODY_BUDGET_MB', d.bodyBudget.total / MB) * MB;
+  const perInstallation =
+    positiveInteger(env, 'BODY_BUDGET_PER_INSTALLATION_MB', d.bodyBudget.perInstallation / MB) * MB;
+  return {
+    offloadThreads: env.OFFLOAD_THREADS?.trim() ? positiveInteger(env, 'OFFLOAD_THREADS', 1) : null,
+    bodyBudget: { total, perInstallation },
+    storageQuotaBytes: positiveInteger(env, 'STORAGE_QUOTA_MB', d.storageQuotaBytes / MB) * MB,
+  };
+}
+
 export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const port = Number(nonEmpty(env.PORT) ?? 5000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -141,5 +176,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     automateNetworks: nonEmpty(env.AUTOMATE_NETWORKS),
     demoAutomate: !['0', 'false', 'non'].includes((nonEmpty(env.DEMO_AUTOMATE) ?? '1').toLowerCase()),
     versionRetention: readVersionRetention(env),
+    fairShare: readFairShare(env),
+    loopDelayReportMs: positiveInteger(env, 'LOOP_DELAY_REPORT_SECONDS', 60) * 1000,
   };
 }

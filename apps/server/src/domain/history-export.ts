@@ -53,6 +53,11 @@ export async function* allRows<Row>(
 export interface CsvExport<Row extends { epochMs: number }> {
   table: HistoryTable;
   columns: string;
+  /**
+   * Reads what the columns left out of some rows of a batch, before their cells are written: a
+   * long log is read alone, so that a batch holds at most a few KB per row whatever the logs weigh.
+   */
+  complete?: (db: Queryable, rows: (Row & KeyedRow)[]) => Promise<void>;
   cells: (row: Row, time: DisplayedTime) => (string | number)[];
 }
 
@@ -67,6 +72,7 @@ export async function* csvRowsOf<Row extends { epochMs: number }>(
 ): AsyncGenerator<(string | number)[][]> {
   const clock = displayClock(zone);
   for await (const batch of allRows<Row>(db, spec.table, installationId, filters, spec.columns, batchSize)) {
+    await spec.complete?.(db, batch);
     yield batch.map((r) => spec.cells(r, clock(Number(r.epochMs))));
   }
 }

@@ -24,7 +24,8 @@ export function isConnectorRequest(request: FastifyRequest): boolean {
 
 const CODE_OF_STATUS = new Map<number, TConnectorErrorCode>(
   (Object.entries(CONNECTOR_ERROR_CODES) as [TConnectorErrorCode, number][])
-    .filter(([code]) => code !== 'address-refused')
+    // Codes that share their status with a more general one are only ever given by name.
+    .filter(([code]) => code !== 'address-refused' && code !== 'server-busy')
     .map(([code, status]) => [status, code]),
 );
 

@@ -57,7 +57,9 @@ function bodyTooLargeMessage(request: FastifyRequest, fallback: string): string 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status >= 500) request.log.error({ err: error }, 'erreur serveur');
+      // 503 and 507 are refusals the sender is told how to get past (budget, quota), not faults.
+      if (error.status === 503 || error.status === 507) request.log.warn({ err: error }, 'requête différée');
+      else if (error.status >= 500) request.log.error({ err: error }, 'erreur serveur');
       for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
       return sendError(request, reply, error.status, error.message, error.code);
     }

@@ -48,7 +48,8 @@ export async function insertRecords(
     );
     if (r.file && row) {
       await db.query(
-        `INSERT INTO import_record_files (record_id, name, size, content) VALUES ($1, $2, $3, $4)`,
+        `INSERT INTO import_record_files (record_id, installation_id, name, size, content)
+         SELECT $1, installation_id, $2, $3, $4 FROM import_records WHERE id = $1`,
         [row.id, r.file.name, r.file.content.length, r.file.content],
       );
     }

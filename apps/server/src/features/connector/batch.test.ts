@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
-import { checkSliceSize, writeBatch, type BatchSteps } from './batch.ts';
+import type { TPayloadIssue } from '@synchro/contracts';
+import { checkedSlices, checkSliceSize, sliceChecks, writeBatch, type BatchSteps } from './batch.ts';
 
 /** writeBatch: rows written while the next ones are checked, all or nothing. */
 
@@ -39,7 +40,15 @@ async function insertRows(tx: Queryable, rows: readonly Item[]): Promise<number>
   return inserted.length;
 }
 
-function steps(events: string[], overrides: Partial<BatchSteps<Item, Item>> = {}): BatchSteps<Item, Item> {
+type Steps = BatchSteps<Item> & {
+  prepare: (slice: readonly Item[], offset: number, issues: TPayloadIssue[]) => Item[];
+};
+
+/** writeBatch over the items checked slice by slice on this thread (sliceChecks). */
+const run = (target: Db, batch: readonly Item[], s: Steps) =>
+  writeBatch(target, batch.length, sliceChecks(target.kind, s.chunkSize, batch, s.prepare), s);
+
+function steps(events: string[], overrides: Partial<Steps> = {}): Steps {
   return {
     chunkSize: 3,
     prepare: (chunk, offset, issues) => {
@@ -74,7 +83,7 @@ describe('writeBatch', () => {
         return insertRows(tx, rows);
       },
     });
-    const answer = await writeBatch(as('postgres'), items('A', 8), slow);
+    const answer = await run(as('postgres'), items('A', 8), slow);
     expect(answer).toEqual({ inserted: 8, duplicates: 0 });
     expect(await stored()).toEqual(items('A', 8).map((i) => i.id));
     // The database starts after one item (a slice: a tenth of a chunk of 3) is checked.
@@ -88,7 +97,7 @@ describe('writeBatch', () => {
 
   it('a chunk leaves only once it is whole, however fast the database is', async () => {
     const events: string[] = [];
-    await writeBatch(as('postgres'), items('W', 8), steps(events));
+    await run(as('postgres'), items('W', 8), steps(events));
     const writes = events.filter((e) => e.startsWith('write')).map((e) => e.slice(6));
     expect(writes).toEqual(['0', '1,2,3', '4,5,6', '7']);
   });
@@ -100,14 +109,14 @@ describe('writeBatch', () => {
 
   it('on the embedded database (same thread), checks and writes a whole chunk at a time', async () => {
     const events: string[] = [];
-    await writeBatch(as('pglite'), items('P', 8), steps(events));
+    await run(as('pglite'), items('P', 8), steps(events));
     expect(events.filter((e) => e.startsWith('check'))).toEqual(['check 0', 'check 3', 'check 6']);
     expect(events.filter((e) => e.startsWith('write'))).toEqual(['write 0,1,2', 'write 3,4,5', 'write 6,7']);
   });
 
   it('counts ids met earlier in the batch or already stored as duplicates (the first is kept)', async () => {
     const batch = [...items('B', 4), { id: 'B1', n: 100 }, { id: 'A0', n: 101 }];
-    expect(await writeBatch(db, batch, steps([]))).toEqual({ inserted: 4, duplicates: 2 });
+    expect(await run(db, batch, steps([]))).toEqual({ inserted: 4, duplicates: 2 });
     const [row] = await db.query<{ n: number }>(`SELECT n FROM batch_probe WHERE id = 'B1'`);
     expect(row?.n).toBe(1);
   });
@@ -117,7 +126,7 @@ describe('writeBatch', () => {
     const batch = items('C', 10);
     batch[2] = { ...batch[2], bad: true } as Item;
     batch[9] = { ...batch[9], bad: true } as Item;
-    const err = await writeBatch(db, batch, steps([])).catch((e: unknown) => e);
+    const err = await run(db, batch, steps([])).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(400);
     expect((err as AppError).message).toBe(
@@ -128,7 +137,7 @@ describe('writeBatch', () => {
     const late = items('D', 10);
     late[5] = { ...late[5], bad: true } as Item;
     const events: string[] = [];
-    await expect(writeBatch(as('postgres'), late, steps(events))).rejects.toThrow('items[5].n');
+    await expect(run(as('postgres'), late, steps(events))).rejects.toThrow('items[5].n');
     // Nothing checked after the fault leaves; what left before it is rolled back.
     const fault = events.indexOf('check 5');
     expect(events.slice(fault).filter((e) => e.startsWith('write'))).toEqual([]);
@@ -151,11 +160,48 @@ describe('writeBatch', () => {
         return rows.length;
       },
     });
-    await expect(writeBatch(as('postgres'), items('E', 9), failing)).rejects.toThrow(/division by zero/);
+    await expect(run(as('postgres'), items('E', 9), failing)).rejects.toThrow(/division by zero/);
     // No statement leaves after the failing one.
     const writes = events.filter((e) => e.startsWith('write'));
     expect(events.filter((e) => e.startsWith('check'))).toHaveLength(9);
     expect(Number(writes.at(-1)?.slice(6))).toBeLessThanOrEqual(3);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('rows checked before (a worker thread): a statement per chunk, then the last step inside the transaction', async () => {
+    const events: string[] = [];
+    const checked = items('F', 7);
+    const answer = await writeBatch(as('pglite'), checked.length, checkedSlices(checked, 3), {
+      chunkSize: 3,
+      idOf: (r) => r.id,
+      write: async (tx, rows, isStandard) => {
+        events.push(`write ${rows.map((r) => r.n).join(',')}${isStandard ? '' : ' (last)'}`);
+        return insertRows(tx, rows);
+      },
+      finish: async (tx) => {
+        const [row] = await tx.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM batch_probe WHERE id LIKE 'F%'`,
+        );
+        events.push(`finish after ${row?.n}`);
+      },
+    });
+    expect(answer).toEqual({ inserted: 7, duplicates: 0 });
+    expect(events).toEqual(['write 0,1,2', 'write 3,4,5', 'write 6 (last)', 'finish after 7']);
+  });
+
+  it('a last step that fails rolls everything back', async () => {
+    const before = await stored();
+    const checked = items('G', 4);
+    await expect(
+      writeBatch(db, checked.length, checkedSlices(checked, 3), {
+        chunkSize: 3,
+        idOf: (r) => r.id,
+        write: (tx, rows) => insertRows(tx, rows),
+        finish: async (tx) => {
+          await tx.query('SELECT 1/0');
+        },
+      }),
+    ).rejects.toThrow(/division by zero/);
     expect(await stored()).toEqual(before);
   });
 });

@@ -1,57 +1,18 @@
-import { parseConnectorItem, type TConnectorBatchAnswer, type TPayloadIssue } from '@synchro/contracts';
-import type { z } from 'zod';
-import { decodeConnectorText } from '@synchro/config-xml';
+import type { TConnectorBatchAnswer, TPayloadIssue } from '@synchro/contracts';
+import type { AppContext } from '../../context.ts';
 import type { Db, Queryable } from '../../db/types.ts';
+import { attachBlobs, deleteBlobs, writeApart, type ApartCandidate } from '../../domain/blobs.ts';
 import { AppError } from '../../http/errors.ts';
-import { connectorInvalid } from '../../http/validate.ts';
-import { connectorInstant } from '../../time/connector-time.ts';
+import { OFFLOAD_MIN_BYTES, runOnBody } from '../../offload/pool.ts';
+import type { OffloadTask } from '../../offload/task.ts';
+import type { BatchBody, CheckedBatch } from './checked-batches.ts';
+import { refuseIfIssues } from './item-checks.ts';
 
 /**
- * What both batch routes (import records, transactions) share: times read in the installation's
- * zone, the decoded short texts, the batch written in one transaction while it is checked, and the
- * one answer when two batches with the same ids meet.
+ * What both batch routes (import records, transactions) share: the batch written in one
+ * transaction while it is checked, big values written apart first, and the one answer when two
+ * batches with the same ids meet. The checks of the items themselves: item-checks.ts.
  */
-
-/** The UTC instant of a connector time (already checked by the schema) in `zone`. */
-export function utcInstant(value: string, zone: string, path: string, issues: TPayloadIssue[]): Date {
-  const instant = connectorInstant(value, zone);
-  if (instant === null || Number.isNaN(instant.getTime())) {
-    issues.push({ path, message: 'date et heure ISO 8601 attendues' });
-    return new Date(0);
-  }
-  return instant;
-}
-
-/**
- * The rows of a slice of a batch's items: each checked with `schema`, then turned into its row by
- * `toRow` (which may add faults of its own under `path`). Faults are named with the item's index
- * in the batch (`records[12].DateHeure`); an item its schema refuses gives no row.
- */
-export function checkedRows<S extends z.ZodType, R>(
-  schema: S,
-  items: readonly unknown[],
-  name: string,
-  offset: number,
-  issues: TPayloadIssue[],
-  toRow: (value: z.output<S>, path: string) => R,
-): R[] {
-  const rows: R[] = [];
-  items.forEach((item, k) => {
-    const path = `${name}[${offset + k}]`;
-    const checked = parseConnectorItem(schema, item, path);
-    if (checked.ok) rows.push(toRow(checked.value, path));
-    else issues.push(...checked.issues);
-  });
-  return rows;
-}
-
-/** A short text as the console shows, searches and exports it: decoded from the convention. */
-export const shownText = decodeConnectorText;
-
-/** Throws the 400 naming every field found wrong in the batch, when there is one. */
-export function refuseIfIssues(issues: readonly TPayloadIssue[]): void {
-  if (issues.length > 0) throw connectorInvalid(issues);
-}
 
 /**
  * Two batches sharing ids, written at the same moment in different orders, can wait on each
@@ -70,11 +31,9 @@ export function concurrentBatch(err: unknown): unknown {
   return err;
 }
 
-export interface BatchSteps<T, R> {
+export interface BatchSteps<R> {
   /** Most items per statement. */
   chunkSize: number;
-  /** The rows of a slice of items (`offset`: index of its first item); faults go to `issues`. */
-  prepare: (slice: readonly T[], offset: number, issues: TPayloadIssue[]) => R[];
   idOf: (row: R) => string;
   /**
    * One multi-row statement (and what belongs with it); resolves to the rows inserted. `standard`:
@@ -82,6 +41,48 @@ export interface BatchSteps<T, R> {
    * may be a named, prepared one (a handful of texts per connection, planned once).
    */
   write: (tx: Queryable, rows: R[], standard: boolean) => Promise<number>;
+  /** Last step of the transaction, once every row is written (values written apart: attached). */
+  finish?: (tx: Queryable) => Promise<void>;
+}
+
+/**
+ * The checked rows of a batch, slice by slice: each step checks the next slice (its faults go to
+ * `issues`) and gives its rows. Either the items checked on this thread as the database writes
+ * (sliceChecks), or rows a worker thread checked before (checkedSlices).
+ */
+export interface RowSlices<R> {
+  /** Rows of the first slice (the first statement, sent as soon as it is ready). */
+  first: number;
+  slices: (issues: TPayloadIssue[]) => Iterable<R[]>;
+}
+
+/** The items of a batch checked slice by slice on this thread, with `prepare`. */
+export function sliceChecks<T, R>(
+  kind: Db['kind'],
+  chunkSize: number,
+  items: readonly T[],
+  prepare: (slice: readonly T[], offset: number, issues: TPayloadIssue[]) => R[],
+): RowSlices<R> {
+  const slice = checkSliceSize(kind, chunkSize);
+  return {
+    first: slice,
+    *slices(issues) {
+      for (let offset = 0; offset < items.length; offset += slice) {
+        yield prepare(items.slice(offset, offset + slice), offset, issues);
+      }
+    },
+  };
+}
+
+/** Rows already checked (by a worker), given a statement's worth at a time. */
+export function checkedSlices<R>(rows: readonly R[], chunkSize: number): RowSlices<R> {
+  return {
+    first: chunkSize,
+    *slices() {
+      for (let offset = 0; offset < rows.length; offset += chunkSize)
+        yield rows.slice(offset, offset + chunkSize);
+    },
+  };
 }
 
 /**
@@ -94,24 +95,24 @@ export function checkSliceSize(kind: Db['kind'], chunkSize: number): number {
 }
 
 /**
- * A batch, all or nothing, in one transaction. The items are checked a slice at a time
- * (checkSliceSize). The first slice checked leaves at once as one multi-row statement; then,
- * whenever the database is free and a whole chunk is checked, the chunk leaves; what is left at the
- * end leaves last. Checking goes on while the database writes, so the database starts after one
- * slice and, checking an item taking less than writing it, seldom waits; statements of the same
- * few sizes can be prepared once per connection (`standard`). A fault is still gathered with all
- * the others, nothing more is sent, and the transaction is rolled back: the answer is the 400
- * naming every fault, and nothing is written. An id already met earlier in the batch is a
- * duplicate (the first one is kept), like an id already stored.
+ * A batch of `itemCount` items, all or nothing, in one transaction. The rows come slice by slice
+ * (RowSlices). The first slice leaves at once as one multi-row statement; then, whenever the
+ * database is free and a whole chunk is ready, the chunk leaves; what is left at the end leaves
+ * last. Checking goes on while the database writes, so the database starts after one slice and,
+ * checking an item taking less than writing it, seldom waits; statements of the same few sizes
+ * can be prepared once per connection (`standard`). A fault is still gathered with all the
+ * others, nothing more is sent, and the transaction is rolled back: the answer is the 400 naming
+ * every fault, and nothing is written. An id already met earlier in the batch is a duplicate (the
+ * first one is kept), like an id already stored.
  */
-export async function writeBatch<T, R>(
+export async function writeBatch<R>(
   db: Db,
-  items: readonly T[],
-  steps: BatchSteps<T, R>,
+  itemCount: number,
+  source: RowSlices<R>,
+  steps: BatchSteps<R>,
 ): Promise<TConnectorBatchAnswer> {
   const issues: TPayloadIssue[] = [];
   const seen = new Set<string>();
-  const slice = checkSliceSize(db.kind, steps.chunkSize);
   let inserted = 0;
   try {
     await db.transaction(async (tx) => {
@@ -122,7 +123,7 @@ export async function writeBatch<T, R>(
       let sent = 0;
       const sendReady = (): void => {
         if (writing !== null || failure !== null || issues.length > 0 || ready.length === 0) return;
-        const size = sent === 0 ? slice : steps.chunkSize;
+        const size = sent === 0 ? source.first : steps.chunkSize;
         if (ready.length < size && !checkedAll) return;
         const rows = ready.slice(0, size);
         ready = ready.slice(rows.length);
@@ -142,8 +143,7 @@ export async function writeBatch<T, R>(
             sendReady();
           });
       };
-      for (let offset = 0; offset < items.length; offset += slice) {
-        const rows = steps.prepare(items.slice(offset, offset + slice), offset, issues);
+      for (const rows of source.slices(issues)) {
         if (issues.length > 0 || failure !== null) continue;
         for (const row of rows) {
           const id = steps.idOf(row);
@@ -160,9 +160,76 @@ export async function writeBatch<T, R>(
       while (writing !== null) await writing;
       if (failure !== null) throw failure;
       refuseIfIssues(issues);
+      await steps.finish?.(tx);
     });
   } catch (err) {
     throw concurrentBatch(err);
   }
-  return { inserted, duplicates: items.length - inserted };
+  return { inserted, duplicates: itemCount - inserted };
+}
+
+/** What a batch route says of its rows (ingestBatch). */
+export interface BatchKind<R> {
+  chunkSize: number;
+  idOf: (row: R) => string;
+  /** The items of a small body (its envelope checked), read on this thread. */
+  itemsOf: (body: Uint8Array) => readonly unknown[];
+  /** The rows of a slice of items (`offset`: index of its first one); faults go to `issues`. */
+  prepare: (slice: readonly unknown[], offset: number, issues: TPayloadIssue[]) => R[];
+  /** The same for a big body, whole, in a worker thread. */
+  task: OffloadTask<BatchBody, CheckedBatch<R>>;
+  /** One multi-row statement; the rows inserted (the others were stored already). */
+  write: (tx: Queryable, rows: R[], standard: boolean) => Promise<R[]>;
+  /** The values of checked rows that may be written apart, each with how its row then changes. */
+  apartCandidates: (rows: readonly R[]) => ApartCandidate[];
+  /** The values of a row that went apart. */
+  blobsOf: (row: R) => string[];
+}
+
+/**
+ * A batch route's body, all or nothing. A small body is read here and its items checked while
+ * the previous ones are written (writeBatch); a big one (OFFLOAD_MIN_BYTES) is read and checked
+ * whole in a worker thread, its big values written apart first (domain/blobs.ts: the embedded
+ * database), then its rows written in one short transaction that attaches the values of the rows
+ * it inserted and deletes the others (duplicates). A refused batch deletes what it wrote apart.
+ */
+export async function ingestBatch<R>(
+  ctx: AppContext,
+  installationId: string,
+  body: Uint8Array,
+  zone: string,
+  kind: BatchKind<R>,
+): Promise<TConnectorBatchAnswer> {
+  const { db } = ctx;
+  const kept: string[] = [];
+  const steps: BatchSteps<R> = {
+    chunkSize: kind.chunkSize,
+    idOf: kind.idOf,
+    write: async (tx, rows, standard) => {
+      const inserted = await kind.write(tx, rows, standard);
+      for (const row of inserted) kept.push(...kind.blobsOf(row));
+      return inserted.length;
+    },
+  };
+  if (body.byteLength < OFFLOAD_MIN_BYTES) {
+    const items = kind.itemsOf(body);
+    const source = sliceChecks(db.kind, kind.chunkSize, items, (slice, offset, issues) =>
+      kind.prepare(slice, offset, issues),
+    );
+    return writeBatch(db, items.length, source, steps);
+  }
+  const checked = await runOnBody(ctx.offload, kind.task, { body, zone });
+  const apart = await writeApart(db, installationId, ctx.apart, kind.apartCandidates(checked.rows));
+  try {
+    return await writeBatch(db, checked.count, checkedSlices(checked.rows, kind.chunkSize), {
+      ...steps,
+      finish: async (tx) => {
+        await attachBlobs(tx, kept);
+        await deleteBlobs(tx, apart);
+      },
+    });
+  } catch (err) {
+    await deleteBlobs(db, apart).catch(() => {});
+    throw err;
+  }
 }

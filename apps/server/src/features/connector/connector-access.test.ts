@@ -17,6 +17,7 @@ import {
   SUSPENDED_CONNECTOR_MESSAGE,
   WRONG_TOKEN_MESSAGE,
 } from './auth.ts';
+import { readRecordValue } from '../../domain/record-values.ts';
 
 /**
  * What every connector route shares: the bearer token (401/403), the error shape, no origin
@@ -269,14 +270,11 @@ describe('HTTP rules', () => {
     // A 5 MB record is stored as sent, byte for byte.
     const photo = `<SyncNuxiDev><Table>ged</Table><Photo>${'QUJD'.repeat(1280 * 1024)}</Photo></SyncNuxiDev>`;
     const ok = await connectorCall(app, 'POST', '/import-records', a.token, {
-      records: [importRecord({ Enreg: photo })],
+      records: [importRecord({ IDInterne: 'photo-1', Enreg: photo })],
     });
     expect(ok.json()).toEqual({ inserted: 1, duplicates: 0 });
-    const [row] = await db.query<{ enreg: string }>(
-      'SELECT enreg FROM import_records WHERE installation_id = $1',
-      [a.id],
-    );
-    expect(row?.enreg === photo).toBe(true);
+    const stored = await readRecordValue(db, a.id, 'photo-1', 'enreg');
+    expect(stored === photo).toBe(true);
   });
 });
 

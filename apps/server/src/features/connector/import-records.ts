@@ -1,21 +1,38 @@
 import {
   formatZonedIso,
-  ZImportRecord,
+  ZImportRecordsEnvelope,
   type TConnectorBatchAnswer,
-  type TConnectorFile,
   type TImportQueueRecord,
-  type TImportRecord,
-  type TImportResult,
   type TImportResultAnswer,
-  type TPayloadIssue,
 } from '@synchro/contracts';
-import { ConfigXmlError, encodeConnectorText, parseRecord } from '@synchro/config-xml';
-import { exactText, storedText } from '../../db/text-column.ts';
+import { encodeConnectorText } from '@synchro/config-xml';
+import type { AppContext } from '../../context.ts';
 import { valuesList } from '../../db/multi-row.ts';
-import type { Db, Queryable } from '../../db/types.ts';
+import { exactText, storedText } from '../../db/text-column.ts';
+import type { Queryable } from '../../db/types.ts';
+import {
+  attachBlobs,
+  deleteBlobs,
+  LOG_HEAD_CHARS,
+  logHead,
+  readBlob,
+  writeApart,
+  type ApartCandidate,
+} from '../../domain/blobs.ts';
 import { AppError } from '../../http/errors.ts';
-import { checkedRows, shownText, utcInstant, writeBatch } from './batch.ts';
+import { parseJsonBytes } from '../../http/json-body.ts';
+import { parseConnectorOr400 } from '../../http/validate.ts';
+import { runOnBody } from '../../offload/pool.ts';
+import { ingestBatch } from './batch.ts';
+import { checkRecordsTask, checkResultTask } from './checked-batches.ts';
 import { QUEUE_MAX_ENREG_BYTES } from './limits.ts';
+import {
+  fileRow,
+  prepareRecords,
+  type QueueText,
+  type RecordFileRow,
+  type RecordRow,
+} from './record-rows.ts';
 
 /**
  * Import records (docs/connector-api.md): a batch stored all or nothing in one transaction
@@ -24,111 +41,32 @@ import { QUEUE_MAX_ENREG_BYTES } from './limits.ts';
  * (display, search, CSV); `id_interne`, `enreg` and `log` exactly as sent.
  */
 
-/** The short texts the queue gives back, by their contract name. */
-const QUEUE_TEXTS = ['TypeEnreg', 'RefDoc', 'TypeElement'] as const;
-type QueueText = (typeof QUEUE_TEXTS)[number];
-
-interface RecordRow {
-  idInterne: string;
-  typeEnreg: string;
-  refDoc: string;
-  typeElement: string;
-  dateHeure: Date;
-  numLigne: number;
-  etat: number;
-  log: string;
-  enreg: string;
-  /** JSON of the sent short texts that encoding the decoded text would not give back, or null. */
-  sentTexts: string | null;
-  file: StoredFile | null;
-}
-
-interface StoredFile {
-  name: string;
-  content: Buffer;
-}
-
-function storedFile(file: TConnectorFile | undefined): StoredFile | null {
-  if (!file) return null;
-  return { name: shownText(file.Nom), content: Buffer.from(file.Contenu, 'base64') };
-}
-
-/** The sent texts that `encodeConnectorText(decoded)` would not give back unchanged. */
-function sentTextsOf(record: TImportRecord, shown: Record<QueueText, string>): string | null {
-  let kept: Partial<Record<QueueText, string>> | null = null;
-  for (const name of QUEUE_TEXTS) {
-    if (encodeConnectorText(shown[name]) !== record[name]) (kept ??= {})[name] = record[name];
-  }
-  return kept ? JSON.stringify(kept) : null;
-}
-
 /**
  * Records per statement (writeBatch): the next ones are checked while the database writes one.
  * Measured on PostgreSQL (bench/connector): better than 250 once statements are prepared.
  */
 export const RECORDS_PER_STATEMENT = 100;
 
-/**
- * The rows of a chunk of records: each record checked with its schema (ZImportRecord), then its
- * `Enreg` through the engine's safe record check and its time in the zone; faults named with
- * their index in the batch, and the faulty record left out.
- */
-function prepareRecords(
-  records: readonly unknown[],
-  zone: string,
-  offset: number,
-  issues: TPayloadIssue[],
-): RecordRow[] {
-  return checkedRows(ZImportRecord, records, 'records', offset, issues, (r, path) => {
-    try {
-      parseRecord(r.Enreg);
-    } catch (err) {
-      if (!(err instanceof ConfigXmlError)) throw err;
-      issues.push({ path: `${path}.Enreg`, message: err.message });
-    }
-    const shown = {
-      TypeEnreg: shownText(r.TypeEnreg),
-      RefDoc: shownText(r.RefDoc),
-      TypeElement: shownText(r.TypeElement),
-    };
-    return {
-      idInterne: r.IDInterne,
-      typeEnreg: shown.TypeEnreg,
-      refDoc: shown.RefDoc,
-      typeElement: shown.TypeElement,
-      dateHeure: utcInstant(r.DateHeure, zone, `${path}.DateHeure`, issues),
-      numLigne: r.NumLigne,
-      etat: r.Etat,
-      log: r.Log ?? '',
-      enreg: r.Enreg,
-      sentTexts: sentTextsOf(r, shown),
-      file: storedFile(r.Fichier),
-    };
-  });
-}
-
 /** A record's values: $1 the installation, $2 the time of receipt, then its own parameters. */
-const RECORD_VALUES = '$1 ? ? ? ?::timestamptz ?::int ? ?::smallint ? ? ?::boolean ?::jsonb $2 $2'.split(' ');
+const RECORD_VALUES =
+  '$1 ? ? ? ?::timestamptz ?::int ? ?::smallint ? ?::bigint ? ?::bigint ?::boolean ?::jsonb $2 $2'.split(' ');
 
 function insertRecordsStatement(count: number): string {
   return `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne,
-    type_element, etat, log, enreg, has_file, sent_texts, received_at, updated_at)
+    type_element, etat, log, log_blob, enreg, enreg_blob, has_file, sent_texts, received_at, updated_at)
   VALUES ${valuesList(count, 2, RECORD_VALUES)}
   ON CONFLICT (installation_id, id_interne) DO NOTHING
   RETURNING id, id_interne AS "idInterne"`;
 }
 
-const INSERT_FILES = `INSERT INTO import_record_files (record_id, name, size, content)
-  SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bytea[])`;
-
-/** One multi-row statement for the records of a chunk, one for their files; the records inserted. */
+/** One multi-row statement for the records of a chunk, one for their files; the rows inserted. */
 async function writeRecords(
   tx: Queryable,
   installationId: string,
   rows: RecordRow[],
   now: Date,
   standard: boolean,
-): Promise<number> {
+): Promise<RecordRow[]> {
   const params: unknown[] = [installationId, now];
   for (const r of rows) {
     params.push(
@@ -140,7 +78,9 @@ async function writeRecords(
       r.typeElement,
       r.etat,
       r.log,
+      r.logBlob,
       r.enreg,
+      r.enregBlob,
       r.file !== null,
       r.sentTexts,
     );
@@ -150,47 +90,82 @@ async function writeRecords(
     params,
     standard ? { prepare: `connector_insert_records_${rows.length}` } : {},
   );
-  await insertFiles(tx, rows, inserted);
-  return inserted.length;
+  const rowOf = new Map(rows.map((r) => [r.idInterne, r]));
+  const stored = inserted.map((r) => ({ id: r.id, row: rowOf.get(r.idInterne) as RecordRow }));
+  await insertFiles(tx, installationId, stored);
+  return stored.map((s) => s.row);
+}
+
+/** The values of a record that went apart (domain/blobs.ts). */
+function blobsOf(row: RecordRow): string[] {
+  return [row.enregBlob, row.logBlob, row.file?.blob ?? null].filter((id): id is string => id !== null);
+}
+
+/** The values of checked records that may be written apart, each with how its row then changes. */
+function apartCandidates(rows: readonly RecordRow[]): ApartCandidate[] {
+  const candidates: ApartCandidate[] = [];
+  for (const row of rows) {
+    if (row.enreg !== null) {
+      const text = row.enreg;
+      candidates.push({ text, moved: (id) => ((row.enreg = null), (row.enregBlob = id)) });
+    }
+    if (row.log.length > LOG_HEAD_CHARS) {
+      const text = row.log;
+      candidates.push({ text, moved: (id) => ((row.log = logHead(text)), (row.logBlob = id)) });
+    }
+    const file = row.file;
+    if (file?.base64) {
+      const text = file.base64;
+      candidates.push({ text, moved: (id) => ((file.base64 = null), (file.blob = id)) });
+    }
+  }
+  return candidates;
 }
 
 /**
- * POST /api/connector/v1/import-records, its envelope checked (ZImportRecordsEnvelope): each record
- * is checked while the previous ones are written, all or nothing in one transaction (writeBatch).
- * A record already stored, or earlier in the same batch, is left as it is and counted as a
- * duplicate.
+ * POST /api/connector/v1/import-records: all or nothing (ingestBatch); a record already stored,
+ * or earlier in the same batch, is left as it is and counted as a duplicate.
  */
 export async function ingestRecords(
-  db: Db,
+  ctx: AppContext,
   installationId: string,
-  records: readonly unknown[],
+  body: Uint8Array,
   zone: string,
   now: Date,
 ): Promise<TConnectorBatchAnswer> {
-  return writeBatch(db, records, {
+  return ingestBatch(ctx, installationId, body, zone, {
     chunkSize: RECORDS_PER_STATEMENT,
-    prepare: (chunk, offset, issues) => prepareRecords(chunk, zone, offset, issues),
     idOf: (r) => r.idInterne,
+    itemsOf: (bytes) => parseConnectorOr400(ZImportRecordsEnvelope, parseJsonBytes(bytes)).records,
+    prepare: (slice, offset, issues) => prepareRecords(slice, zone, offset, issues),
+    task: checkRecordsTask,
     write: (tx, rows, standard) => writeRecords(tx, installationId, rows, now, standard),
+    apartCandidates,
+    blobsOf,
   });
 }
 
+/** A file's values: its record, name, size, then its content (base64) or its value apart. */
+const FILE_VALUES = '?::bigint ? ?::int ?::text ?::bigint'.split(' ');
+
 async function insertFiles(
   tx: Queryable,
-  rows: readonly RecordRow[],
-  inserted: readonly { id: string; idInterne: string }[],
+  installationId: string,
+  stored: readonly { id: string; row: RecordRow }[],
 ): Promise<void> {
-  const fileOf = new Map(rows.filter((r) => r.file !== null).map((r) => [r.idInterne, r.file as StoredFile]));
-  if (fileOf.size === 0) return;
-  const withFile = inserted.filter((r) => fileOf.has(r.idInterne));
+  const withFile = stored.filter((s) => s.row.file !== null);
   if (withFile.length === 0) return;
-  const files = withFile.map((r) => fileOf.get(r.idInterne) as StoredFile);
-  await tx.query(INSERT_FILES, [
-    withFile.map((r) => r.id),
-    files.map((f) => f.name),
-    files.map((f) => f.content.length),
-    files.map((f) => f.content),
-  ]);
+  const params: unknown[] = [installationId];
+  for (const { id, row } of withFile) {
+    const file = row.file as RecordFileRow;
+    params.push(id, file.name, file.size, file.base64, file.blob);
+  }
+  await tx.query(
+    `INSERT INTO import_record_files (record_id, installation_id, name, size, content, content_blob)
+     SELECT record_id, $1, name, size, decode(base64, 'base64'), blob
+     FROM (VALUES ${valuesList(withFile.length, 1, FILE_VALUES)}) AS f(record_id, name, size, base64, blob)`,
+    params,
+  );
 }
 
 // -------------------------------------------------------------------------------------------
@@ -203,7 +178,8 @@ interface QueueRow {
   typeElement: string;
   dateHeure: Date;
   numLigne: number;
-  enreg: string;
+  enreg: string | null;
+  enregBlob: string | null;
   sentTexts: Partial<Record<QueueText, string>> | null;
 }
 
@@ -222,29 +198,35 @@ export async function readQueue(
 ): Promise<TImportQueueRecord[]> {
   const rows = await db.query<QueueRow>(
     `WITH queue AS (
-       SELECT id, date_heure, octet_length(enreg) AS bytes,
-              sum(octet_length(enreg)) OVER (ORDER BY date_heure, id) AS running
-       FROM import_records
-       WHERE installation_id = $1 AND etat = 0
-       ORDER BY date_heure, id
-       LIMIT $2)
+       SELECT id, date_heure, bytes, sum(bytes) OVER (ORDER BY date_heure, id) AS running
+       FROM (
+         SELECT r.id, r.date_heure,
+                coalesce(octet_length(r.enreg), (SELECT b.bytes FROM stored_blobs b WHERE b.id = r.enreg_blob)) AS bytes
+         FROM import_records r
+         WHERE r.installation_id = $1 AND r.etat = 0
+         ORDER BY r.date_heure, r.id
+         LIMIT $2) q)
      SELECT r.id_interne AS "idInterne", r.type_enreg AS "typeEnreg", r.ref_doc AS "refDoc",
             r.type_element AS "typeElement", r.date_heure AS "dateHeure", r.num_ligne AS "numLigne",
-            ${exactText('r.enreg', 'enreg')}, r.sent_texts AS "sentTexts"
+            ${exactText('r.enreg', 'enreg')}, r.enreg_blob AS "enregBlob", r.sent_texts AS "sentTexts"
      FROM queue q JOIN import_records r ON r.id = q.id
      WHERE q.running <= $3 OR q.running = q.bytes
      ORDER BY q.date_heure, q.id`,
     [installationId, limit, maxEnregBytes],
   );
-  return rows.map((r) => ({
-    IDInterne: r.idInterne,
-    TypeEnreg: r.sentTexts?.TypeEnreg ?? encodeConnectorText(r.typeEnreg),
-    RefDoc: r.sentTexts?.RefDoc ?? encodeConnectorText(r.refDoc),
-    DateHeure: formatZonedIso(r.dateHeure, zone),
-    NumLigne: r.numLigne,
-    TypeElement: r.sentTexts?.TypeElement ?? encodeConnectorText(r.typeElement),
-    Enreg: storedText(r.enreg),
-  }));
+  const records: TImportQueueRecord[] = [];
+  for (const r of rows) {
+    records.push({
+      IDInterne: r.idInterne,
+      TypeEnreg: r.sentTexts?.TypeEnreg ?? encodeConnectorText(r.typeEnreg),
+      RefDoc: r.sentTexts?.RefDoc ?? encodeConnectorText(r.refDoc),
+      DateHeure: formatZonedIso(r.dateHeure, zone),
+      NumLigne: r.numLigne,
+      TypeElement: r.sentTexts?.TypeElement ?? encodeConnectorText(r.typeElement),
+      Enreg: r.enregBlob === null ? storedText(r.enreg ?? '.') : await readBlob(db, r.enregBlob),
+    });
+  }
+  return records;
 }
 
 // -------------------------------------------------------------------------------------------
@@ -261,30 +243,55 @@ export function unknownRecord(idInterne: string): AppError {
 /**
  * POST /api/connector/v1/import-records/{IDInterne}/result: Etat 1 or -1, the log when given
  * (else the stored one stays), the produced file when given (it replaces the stored one); one
- * transaction. 404 for an id the installation does not have.
+ * transaction, after the big values are written apart on the embedded database. 404 for an id
+ * the installation does not have.
  */
 export async function applyResult(
-  db: Db,
+  ctx: AppContext,
   installationId: string,
   idInterne: string,
-  result: TImportResult,
+  body: Uint8Array,
   now: Date,
 ): Promise<TImportResultAnswer> {
-  const file = storedFile(result.Fichier);
-  return db.transaction(async (tx) => {
-    const [row] = await tx.query<{ id: string }>(
-      `UPDATE import_records SET etat = $3, log = coalesce($4, log), has_file = has_file OR $5, updated_at = $6
-       WHERE installation_id = $1 AND id_interne = $2 RETURNING id`,
-      [installationId, idInterne, result.Etat, result.Log ?? null, file !== null, now],
-    );
-    if (!row) throw unknownRecord(idInterne);
-    if (file) {
-      await tx.query(
-        `INSERT INTO import_record_files (record_id, name, size, content) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (record_id) DO UPDATE SET name = EXCLUDED.name, size = EXCLUDED.size, content = EXCLUDED.content`,
-        [row.id, file.name, file.content.length, file.content],
+  const { db } = ctx;
+  const result = await runOnBody(ctx.offload, checkResultTask, { body });
+  const file = fileRow(result.Fichier);
+  let log = result.Log ?? null;
+  let logBlob: string | null = null;
+  const candidates: ApartCandidate[] = [];
+  if (log !== null && log.length > LOG_HEAD_CHARS) {
+    const text = log;
+    candidates.push({ text, moved: (id) => ((log = logHead(text)), (logBlob = id)) });
+  }
+  if (file?.base64) {
+    const text = file.base64;
+    candidates.push({ text, moved: (id) => ((file.base64 = null), (file.blob = id)) });
+  }
+  const apart = await writeApart(db, installationId, ctx.apart, candidates);
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.query<{ id: string }>(
+        `UPDATE import_records SET etat = $3, log = coalesce($4, log),
+           log_blob = CASE WHEN $4::text IS NULL THEN log_blob ELSE $5::bigint END,
+           has_file = has_file OR $6, updated_at = $7
+         WHERE installation_id = $1 AND id_interne = $2 RETURNING id`,
+        [installationId, idInterne, result.Etat, log, logBlob, file !== null, now],
       );
-    }
-    return { IDInterne: idInterne, Etat: result.Etat };
-  });
+      if (!row) throw unknownRecord(idInterne);
+      if (file) {
+        await tx.query(
+          `INSERT INTO import_record_files (record_id, installation_id, name, size, content, content_blob)
+           VALUES ($1, $2, $3, $4, decode($5, 'base64'), $6)
+           ON CONFLICT (record_id) DO UPDATE SET name = EXCLUDED.name, size = EXCLUDED.size,
+             content = EXCLUDED.content, content_blob = EXCLUDED.content_blob`,
+          [row.id, installationId, file.name, file.size, file.base64, file.blob],
+        );
+      }
+      await attachBlobs(tx, apart);
+      return { IDInterne: idInterne, Etat: result.Etat };
+    });
+  } catch (err) {
+    await deleteBlobs(db, apart).catch(() => {});
+    throw err;
+  }
 }

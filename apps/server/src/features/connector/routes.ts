@@ -1,11 +1,7 @@
 import {
   ZAutomateReport,
-  ZConnectorConfigPatch,
   ZImportQueueQuery,
   ZImportRecordIdParam,
-  ZImportRecordsEnvelope,
-  ZImportResult,
-  ZTransactionsEnvelope,
   type TAutomateReportAnswer,
   type TConnectorBatchAnswer,
   type TConnectorConfigPatchAnswer,
@@ -14,10 +10,15 @@ import {
 } from '@synchro/contracts';
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { ensureStorageRoom } from '../../domain/storage.ts';
 import { connectorTimeZone } from '../../domain/time-zone.ts';
+import { holdBody } from '../../http/body-budget.ts';
+import { installRawJsonBodies, parseJsonBytes } from '../../http/json-body.ts';
 import { parseConnectorOr400 } from '../../http/validate.ts';
+import { runOnBody } from '../../offload/pool.ts';
 import { connectorCaller, requireConnector } from './auth.ts';
 import { registerAutomate } from './automate.ts';
+import { checkConfigurationPatchTask } from './checked-batches.ts';
 import { parseIfNoneMatch, readConfigurationText, writeConnectorParts } from './configuration.ts';
 import { applyResult, ingestRecords, readQueue } from './import-records.ts';
 import {
@@ -45,12 +46,38 @@ export function connectorRoutes(
   ctx: AppContext,
   options: ConnectorRoutesOptions = {},
 ): void {
+  // The routes read their bodies themselves: a big one is parsed in a worker thread (offload/).
+  void app.register(async (scope) => {
+    installRawJsonBodies(scope);
+    connectorScope(scope, ctx, options);
+  });
+}
+
+/** The bytes of a request body (installRawJsonBodies); an empty body is no byte. */
+function bodyBytes(request: FastifyRequest): Uint8Array {
+  return request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
+}
+
+function connectorScope(app: FastifyInstance, ctx: AppContext, options: ConnectorRoutesOptions): void {
   const limits: ConnectorRateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const route = (bucket: ConnectorBucket, bodyLimit: number): RouteShorthandOptions => ({
     config: { connectorApi: true },
     bodyLimit,
-    onRequest: requireConnector(ctx, bucket, limits),
+    onRequest: [
+      requireConnector(ctx, bucket, limits),
+      // The body's bytes in the memory budget, before it is read (503 beyond).
+      async (request, reply) =>
+        holdBody(ctx.bodies, connectorCaller(request).installation.id, request, reply),
+    ],
   });
+  /** 507 when the body's bytes would pass the installation's storage quota. */
+  const ensureRoom = (request: FastifyRequest) =>
+    ensureStorageRoom(
+      ctx.db,
+      connectorCaller(request).installation.id,
+      bodyBytes(request).byteLength,
+      ctx.storageQuotaBytes,
+    );
 
   /** The zone the caller's times without offset are read in. */
   const zoneOf = async (request: FastifyRequest) => {
@@ -62,7 +89,7 @@ export function connectorRoutes(
     `${BASE}/automate`,
     route('automate', BODY_LIMITS.automate),
     async (request): Promise<TAutomateReportAnswer> => {
-      const report = parseConnectorOr400(ZAutomateReport, request.body);
+      const report = parseConnectorOr400(ZAutomateReport, parseJsonBytes(bodyBytes(request)));
       return registerAutomate(ctx.db, ctx.automateAddresses, {
         installation: connectorCaller(request).installation,
         report,
@@ -85,7 +112,7 @@ export function connectorRoutes(
     `${BASE}/configuration`,
     route('configuration-write', BODY_LIMITS.configurationPatch),
     async (request): Promise<TConnectorConfigPatchAnswer> => {
-      const patch = parseConnectorOr400(ZConnectorConfigPatch, request.body);
+      const patch = await runOnBody(ctx.offload, checkConfigurationPatchTask, { body: bodyBytes(request) });
       return writeConnectorParts(
         ctx.db,
         connectorCaller(request).installation,
@@ -100,9 +127,10 @@ export function connectorRoutes(
     `${BASE}/import-records`,
     route('import-records', BODY_LIMITS.importRecords),
     async (request): Promise<TConnectorBatchAnswer> => {
-      const { records } = parseConnectorOr400(ZImportRecordsEnvelope, request.body);
+      await ensureRoom(request);
       const zone = await zoneOf(request);
-      return ingestRecords(ctx.db, connectorCaller(request).installation.id, records, zone, ctx.now());
+      const { installation } = connectorCaller(request);
+      return ingestRecords(ctx, installation.id, bodyBytes(request), zone, ctx.now());
     },
   );
 
@@ -121,8 +149,9 @@ export function connectorRoutes(
     route('import-result', BODY_LIMITS.importResult),
     async (request): Promise<TImportResultAnswer> => {
       const { IDInterne } = parseConnectorOr400(ZImportRecordIdParam, request.params);
-      const result = parseConnectorOr400(ZImportResult, request.body);
-      return applyResult(ctx.db, connectorCaller(request).installation.id, IDInterne, result, ctx.now());
+      await ensureRoom(request);
+      const { installation } = connectorCaller(request);
+      return applyResult(ctx, installation.id, IDInterne, bodyBytes(request), ctx.now());
     },
   );
 
@@ -130,15 +159,10 @@ export function connectorRoutes(
     `${BASE}/transactions`,
     route('transactions', BODY_LIMITS.transactions),
     async (request): Promise<TConnectorBatchAnswer> => {
-      const { transactions } = parseConnectorOr400(ZTransactionsEnvelope, request.body);
+      await ensureRoom(request);
       const zone = await zoneOf(request);
-      return ingestTransactions(
-        ctx.db,
-        connectorCaller(request).installation.id,
-        transactions,
-        zone,
-        ctx.now(),
-      );
+      const { installation } = connectorCaller(request);
+      return ingestTransactions(ctx, installation.id, bodyBytes(request), zone, ctx.now());
     },
   );
 }

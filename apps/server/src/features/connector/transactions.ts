@@ -1,7 +1,13 @@
-import { ZTransaction, type TConnectorBatchAnswer, type TPayloadIssue } from '@synchro/contracts';
+import { ZTransactionsEnvelope, type TConnectorBatchAnswer } from '@synchro/contracts';
+import type { AppContext } from '../../context.ts';
 import { valuesList } from '../../db/multi-row.ts';
-import type { Db, Queryable } from '../../db/types.ts';
-import { checkedRows, shownText, utcInstant, writeBatch } from './batch.ts';
+import type { Queryable } from '../../db/types.ts';
+import { LOG_HEAD_CHARS, logHead } from '../../domain/blobs.ts';
+import { parseJsonBytes } from '../../http/json-body.ts';
+import { parseConnectorOr400 } from '../../http/validate.ts';
+import { ingestBatch } from './batch.ts';
+import { checkTransactionsTask } from './checked-batches.ts';
+import { prepareTransactions, type TransactionRow } from './transaction-rows.ts';
 
 /**
  * Transactions (docs/connector-api.md): a batch stored all or nothing in one transaction
@@ -9,54 +15,20 @@ import { checkedRows, shownText, utcInstant, writeBatch } from './batch.ts';
  * installation. Short texts are stored decoded; the `ID` and the `Log` exactly as sent.
  */
 
-interface TransactionRow {
-  txId: string;
-  err: number;
-  dateHeureTrt: Date;
-  numTransaction: string;
-  typeDoc: string;
-  refDoc: string;
-  idTablette: string;
-  libelleTablette: string;
-  log: string;
-}
-
 /** Transactions per statement: the next chunk is checked while the database writes one. */
 export const TRANSACTIONS_PER_STATEMENT = 500;
 
-/**
- * The rows of a chunk of transactions: each checked with its schema (ZTransaction) and its time
- * read in the zone; faults named with their index in the batch, and the faulty one left out.
- */
-function prepareTransactions(
-  transactions: readonly unknown[],
-  zone: string,
-  offset: number,
-  issues: TPayloadIssue[],
-): TransactionRow[] {
-  return checkedRows(ZTransaction, transactions, 'transactions', offset, issues, (t, path) => ({
-    txId: t.ID,
-    err: t.Err,
-    dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `${path}.DateHeureTrt`, issues),
-    numTransaction: shownText(t.NumTransaction),
-    typeDoc: shownText(t.TypeDoc),
-    refDoc: shownText(t.RefDoc),
-    idTablette: shownText(t.IDTablette),
-    libelleTablette: shownText(t.LibelleTablette),
-    log: t.Log,
-  }));
-}
-
 /** A transaction's values: $1 the installation, $2 the time of receipt, then its own parameters. */
-const TRANSACTION_VALUES = '$1 ? ?::smallint ?::timestamptz ? ? ? ? ? ? $2'.split(' ');
+const TRANSACTION_VALUES = '$1 ? ?::smallint ?::timestamptz ? ? ? ? ? ? ?::bigint $2'.split(' ');
 
+/** One multi-row statement; the ids of the transactions inserted (the others were stored already). */
 async function writeTransactions(
   tx: Queryable,
   installationId: string,
   rows: TransactionRow[],
   now: Date,
   standard: boolean,
-): Promise<number> {
+): Promise<string[]> {
   const params: unknown[] = [installationId, now];
   for (const r of rows) {
     params.push(
@@ -69,39 +41,49 @@ async function writeTransactions(
       r.idTablette,
       r.libelleTablette,
       r.log,
+      r.logBlob,
     );
   }
-  const [row] = await tx.query<{ n: number }>(
-    `WITH inserted AS (
-      INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc,
-        id_tablette, libelle_tablette, log, received_at)
-      VALUES ${valuesList(rows.length, 2, TRANSACTION_VALUES)}
-      ON CONFLICT (installation_id, tx_id) DO NOTHING
-      RETURNING 1)
-    SELECT count(*)::int AS n FROM inserted`,
+  const inserted = await tx.query<{ txId: string }>(
+    `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc,
+       id_tablette, libelle_tablette, log, log_blob, received_at)
+     VALUES ${valuesList(rows.length, 2, TRANSACTION_VALUES)}
+     ON CONFLICT (installation_id, tx_id) DO NOTHING
+     RETURNING tx_id AS "txId"`,
     params,
     standard ? { prepare: `connector_insert_transactions_${rows.length}` } : {},
   );
-  return row?.n ?? 0;
+  return inserted.map((r) => r.txId);
 }
 
 /**
- * POST /api/connector/v1/transactions, its envelope checked (ZTransactionsEnvelope): each
- * transaction is checked while the previous ones are written, all or nothing in one transaction
- * (writeBatch). A transaction already stored, or earlier in the same batch, is left
- * as it is and counted as a duplicate.
+ * POST /api/connector/v1/transactions: all or nothing (ingestBatch); a transaction already
+ * stored, or earlier in the same batch, is left as it is and counted as a duplicate.
  */
 export async function ingestTransactions(
-  db: Db,
+  ctx: AppContext,
   installationId: string,
-  transactions: readonly unknown[],
+  body: Uint8Array,
   zone: string,
   now: Date,
 ): Promise<TConnectorBatchAnswer> {
-  return writeBatch(db, transactions, {
+  return ingestBatch(ctx, installationId, body, zone, {
     chunkSize: TRANSACTIONS_PER_STATEMENT,
-    prepare: (chunk, offset, issues) => prepareTransactions(chunk, zone, offset, issues),
     idOf: (r) => r.txId,
-    write: (tx, rows, standard) => writeTransactions(tx, installationId, rows, now, standard),
+    itemsOf: (bytes) => parseConnectorOr400(ZTransactionsEnvelope, parseJsonBytes(bytes)).transactions,
+    prepare: (slice, offset, issues) => prepareTransactions(slice, zone, offset, issues),
+    task: checkTransactionsTask,
+    write: async (tx, rows, standard) => {
+      const inserted = new Set(await writeTransactions(tx, installationId, rows, now, standard));
+      return rows.filter((r) => inserted.has(r.txId));
+    },
+    apartCandidates: (rows) =>
+      rows
+        .filter((row) => row.log.length > LOG_HEAD_CHARS)
+        .map((row) => {
+          const text = row.log;
+          return { text, moved: (id: string) => ((row.log = logHead(text)), (row.logBlob = id)) };
+        }),
+    blobsOf: (row) => (row.logBlob === null ? [] : [row.logBlob]),
   });
 }

@@ -2,6 +2,7 @@ import { API_PATHS, type TDashboardView } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { findAutomateRegistration } from '../../domain/automate-registrations.ts';
+import { storageUse } from '../../domain/storage.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { buildDashboard } from './service.ts';
 
@@ -13,7 +14,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { installation, configVersion } = currentSignIn(request);
       const config = await ctx.configs.at(ctx.db, installation.id, configVersion);
       const registration = await findAutomateRegistration(ctx.db, installation.id);
-      return buildDashboard(installation, config, registration, ctx.now());
+      const storage = await storageUse(ctx.db, installation.id, ctx.storageQuotaBytes);
+      return buildDashboard(installation, config, registration, storage, ctx.now());
     },
   );
 }

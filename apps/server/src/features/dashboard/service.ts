@@ -8,6 +8,7 @@ import {
   readTerminals,
   type ConfigDocument,
 } from '@synchro/config-xml';
+import type { StorageUse } from '../../domain/storage.ts';
 import { automateServiceView, type AutomateRegistration } from '../../domain/automate-registrations.ts';
 import { derive, type CachedConfig } from '../../domain/config-cache.ts';
 import { documentOr422, readOr422 } from '../../domain/config-reading.ts';
@@ -101,6 +102,7 @@ export function buildDashboard(
   installation: Installation,
   config: CachedConfig,
   registration: AutomateRegistration | null,
+  storage: StorageUse,
   now: Date,
 ): TDashboardView {
   const facts = dashboardFacts(config);
@@ -135,5 +137,6 @@ export function buildDashboard(
     googleKeysRemaining: 'NC',
     displayTimeZone: { zone, offsetMinutes: zoneOffsetMinutes(now.getTime(), zone) },
     configVersion: config.version,
+    storage,
   };
 }

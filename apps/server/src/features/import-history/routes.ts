@@ -6,7 +6,6 @@ import {
   ZSyncHistoryExportQuery,
   ZSyncHistoryQuery,
   ZSyncHistoryStatusRequest,
-  ZSyncHistoryXmlRequest,
   type TSyncHistoryPage,
   type TSyncHistoryStatusAnswer,
   type TSyncHistoryXml,
@@ -18,13 +17,18 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { AppContext } from '../../context.ts';
 import { auditHistoryExport, csvRowsOf, type HistoryActor } from '../../domain/history-export.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
+import { ensureStorageRoom } from '../../domain/storage.ts';
+import { holdBody } from '../../http/body-budget.ts';
 import { csvFileName, sendCsv } from '../../http/csv.ts';
 import { asksForText } from '../../http/accept.ts';
 import { attachmentDisposition, contentTypeOf } from '../../http/download.ts';
 import { AppError } from '../../http/errors.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
+import { installRawJsonBodies } from '../../http/json-body.ts';
 import { parseOr400 } from '../../http/validate.ts';
-import { xmlForStorage, xmlTooLargeBody, xmlView } from './record-xml.ts';
+import { runBySize, runOnBody } from '../../offload/pool.ts';
+import { xmlTooLargeBody } from './record-xml.ts';
+import { xmlSaveTask, xmlViewTask } from './record-xml-tasks.ts';
 import {
   HISTORY_CSV,
   historyFilters,
@@ -106,32 +110,45 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
         request.params.id,
         'enreg',
       );
-      return xmlView(stored);
+      return runBySize(ctx.offload, xmlViewTask, stored, stored.length);
     },
   );
 
-  app.put<{ Params: IdParams }>(
-    recordPath('xml'),
-    { preHandler, bodyLimit: XML_BODY_LIMIT, errorHandler: xmlSaveErrors },
-    async (request, reply): Promise<TSyncHistoryXmlSaved | FastifyReply> => {
-      const { xml } = parseOr400(ZSyncHistoryXmlRequest, request.body);
-      const checked = xmlForStorage(xml);
-      if (checked.tooLarge) return reply.status(413).send(checked.tooLarge);
-      await storeRecordXml(
-        ctx.db,
-        actorOf(request),
-        request.params.id,
-        checked.stored,
-        checked.sizeBytes,
-        ctx.now(),
-      );
-      return {
-        message: HISTORY_MESSAGES.xmlSaved,
-        IDInterne: request.params.id,
-        sizeBytes: checked.sizeBytes,
-      };
-    },
-  );
+  // The XML save reads its body itself: up to 50 MB of JSON, parsed in a worker thread (offload/).
+  void app.register(async (scope) => {
+    installRawJsonBodies(scope);
+    scope.put<{ Params: IdParams }>(
+      recordPath('xml'),
+      {
+        preHandler,
+        // After the session check (session-guard.ts): the body's bytes in the memory budget.
+        onRequest: async (request, reply) =>
+          holdBody(ctx.bodies, currentSignIn(request).installation.id, request, reply),
+        bodyLimit: XML_BODY_LIMIT,
+        errorHandler: xmlSaveErrors,
+      },
+      async (request, reply): Promise<TSyncHistoryXmlSaved | FastifyReply> => {
+        const body = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
+        const checked = await runOnBody(ctx.offload, xmlSaveTask, { body });
+        if (checked.tooLarge) return reply.status(413).send(checked.tooLarge);
+        const { installation } = currentSignIn(request);
+        await ensureStorageRoom(ctx.db, installation.id, checked.sizeBytes, ctx.storageQuotaBytes);
+        await storeRecordXml(
+          ctx,
+          actorOf(request),
+          request.params.id,
+          checked.stored,
+          checked.sizeBytes,
+          ctx.now(),
+        );
+        return {
+          message: HISTORY_MESSAGES.xmlSaved,
+          IDInterne: request.params.id,
+          sizeBytes: checked.sizeBytes,
+        };
+      },
+    );
+  });
 
   app.get<{ Params: IdParams }>(recordPath('file'), { preHandler }, async (request, reply) => {
     const file = await recordFile(ctx.db, currentSignIn(request).installation.id, request.params.id);

@@ -9,9 +9,11 @@ import {
   type TSyncHistoryQuery,
   type TSyncHistoryRow,
 } from '@synchro/contracts';
-import { exactText, storedText } from '../../db/text-column.ts';
 import type { Db, Queryable } from '../../db/types.ts';
+import type { AppContext } from '../../context.ts';
 import { recordAudit } from '../../domain/audit.ts';
+import { attachBlobs, deleteBlobs, writeApart } from '../../domain/blobs.ts';
+import { readRecordFile, readRecordValue, type RecordColumn } from '../../domain/record-values.ts';
 import type { CsvExport, HistoryActor } from '../../domain/history-export.ts';
 import { listPage, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
 import { AppError } from '../../http/errors.ts';
@@ -185,46 +187,60 @@ export async function recordText(
   db: Queryable,
   installationId: string,
   idInterne: string,
-  column: 'enreg' | 'log',
+  column: RecordColumn,
 ): Promise<string> {
   if (!isPlausibleRecordId(idInterne)) throw recordNotFound();
-  // Read exactly as stored: a record may start with a byte order mark (the real one does).
-  const [row] = await db.query<{ text: string }>(
-    `SELECT ${exactText(column, 'text')} FROM import_records WHERE installation_id = $1 AND id_interne = $2`,
-    [installationId, idInterne],
-  );
-  if (!row) throw recordNotFound();
-  return storedText(row.text);
+  const text = await readRecordValue(db, installationId, idInterne, column);
+  if (text === null) throw recordNotFound();
+  return text;
 }
 
 /**
  * Stores a record's XML (already checked and encoded in the connector's convention) and audits
- * it, in one transaction: the old XML stays whole unless the new one is stored whole.
+ * it, in one transaction: the old XML stays whole unless the new one is stored whole. An XML too
+ * big for a short transaction on the embedded database is written apart first (domain/blobs.ts).
+ * The same XML again writes nothing.
  */
 export async function storeRecordXml(
-  db: Db,
+  ctx: Pick<AppContext, 'db' | 'apart'>,
   actor: HistoryActor,
   idInterne: string,
   stored: string,
   sizeBytes: number,
   now: Date,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    const record = await lockRecord(tx, actor.installationId, idInterne);
-    const [changed] = await tx.query<{ id: string }>(
-      `UPDATE import_records SET enreg = $2, updated_at = $3 WHERE id = $1 AND enreg IS DISTINCT FROM $2 RETURNING id`,
-      [record.id, stored, now],
-    );
-    if (!changed) return;
-    await recordAudit(tx, {
-      installationId: actor.installationId,
-      syncId: actor.syncId,
-      actor: 'user',
-      action: 'history.xml',
-      address: actor.address,
-      details: { IDInterne: idInterne, sizeBytes },
+  const { db } = ctx;
+  const current = await readRecordValue(db, actor.installationId, idInterne, 'enreg');
+  if (current === null) throw recordNotFound();
+  if (current === stored) return;
+  let inline: string | null = stored;
+  let blob: string | null = null;
+  const apart = await writeApart(db, actor.installationId, ctx.apart, [
+    { text: stored, moved: (id) => ((inline = null), (blob = id)) },
+  ]);
+  try {
+    await db.transaction(async (tx) => {
+      const record = await lockRecord(tx, actor.installationId, idInterne);
+      await tx.query(`UPDATE import_records SET enreg = $2, enreg_blob = $3, updated_at = $4 WHERE id = $1`, [
+        record.id,
+        inline,
+        blob,
+        now,
+      ]);
+      await attachBlobs(tx, apart);
+      await recordAudit(tx, {
+        installationId: actor.installationId,
+        syncId: actor.syncId,
+        actor: 'user',
+        action: 'history.xml',
+        address: actor.address,
+        details: { IDInterne: idInterne, sizeBytes },
+      });
     });
-  });
+  } catch (err) {
+    await deleteBlobs(db, apart).catch(() => {});
+    throw err;
+  }
 }
 
 export interface RecordFile {
@@ -240,14 +256,7 @@ export async function recordFile(
 ): Promise<RecordFile> {
   const notFound = () => new AppError(404, HISTORY_MESSAGES.fileNotFound, 'NOT_FOUND');
   if (!isPlausibleRecordId(idInterne)) throw notFound();
-  const [row] = await db.query<{ name: string; content: Uint8Array }>(
-    `SELECT f.name, f.content FROM import_records r JOIN import_record_files f ON f.record_id = r.id
-     WHERE r.installation_id = $1 AND r.id_interne = $2`,
-    [installationId, idInterne],
-  );
-  if (!row) throw notFound();
-  return {
-    name: row.name,
-    content: Buffer.from(row.content.buffer, row.content.byteOffset, row.content.byteLength),
-  };
+  const file = await readRecordFile(db, installationId, idInterne);
+  if (!file) throw notFound();
+  return file;
 }

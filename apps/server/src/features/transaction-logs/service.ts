@@ -12,8 +12,14 @@ import {
 } from '@synchro/contracts';
 import { decodeConnectorText } from '@synchro/config-xml';
 import type { Db, Queryable } from '../../db/types.ts';
+import { LOG_HEAD_CHARS, readBlob } from '../../domain/blobs.ts';
 import type { CsvExport } from '../../domain/history-export.ts';
-import { listPage, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
+import {
+  listPage,
+  type HistoryFilters,
+  type HistoryTable,
+  type KeyedRow,
+} from '../../domain/history-list.ts';
 import { AppError } from '../../http/errors.ts';
 import { dayRangeIn } from '../../time/day-range.ts';
 
@@ -26,9 +32,6 @@ export const TRANSACTION_LOGS: HistoryTable = {
   searchText: 'search_text',
   dayCounts: 'transaction_log_day_counts',
 };
-
-/** Characters of the stored log read for a list row: enough for the preview once decoded. */
-const LOG_HEAD_CHARS = 4 * HISTORY_LIMITS.logPreviewChars;
 
 const COLUMNS = `tx_id AS "ID", err AS "Err", date_heure_trt AS "dateHeureTrt", num_transaction AS "NumTransaction",
   type_doc AS "TypeDoc", ref_doc AS "RefDoc", id_tablette AS "IDTablette", libelle_tablette AS "LibelleTablette"`;
@@ -125,10 +128,13 @@ export async function listTransactions(
 
 /** Excel keeps at most 32 767 characters in a cell: a longer log is cut, and says so. */
 const CSV_LOG_MAX = 32_000;
+/** Stored characters that decode to at least CSV_LOG_MAX + 1 (a character is at most 4 bytes). */
+const CSV_STORED_LOG_MAX = 4 * (CSV_LOG_MAX + 1);
 
+/** The beginning of each log only: the few long ones are read one by one (completeLongLogs). */
 const CSV_COLUMNS = `err, (extract(epoch FROM date_heure_trt) * 1000)::float8 AS "epochMs", num_transaction AS "numTransaction",
   type_doc AS "typeDoc", id_tablette AS "idTablette", libelle_tablette AS "libelleTablette", ref_doc AS "refDoc",
-  tx_id AS "txId", log`;
+  tx_id AS "txId", left(log, ${LOG_HEAD_CHARS + 1}) AS log, log_blob AS "logBlob"`;
 
 interface CsvSource {
   err: number;
@@ -140,14 +146,32 @@ interface CsvSource {
   refDoc: string;
   txId: string;
   log: string;
+  logBlob: string | null;
+}
+
+/** The first CSV_STORED_LOG_MAX stored characters of the logs the CSV columns cut. */
+async function completeLongLogs(db: Queryable, rows: (CsvSource & KeyedRow)[]): Promise<void> {
+  for (const row of rows) {
+    if (row.log.length <= LOG_HEAD_CHARS) continue;
+    if (row.logBlob !== null) {
+      row.log = await readBlob(db, row.logBlob, CSV_STORED_LOG_MAX);
+      continue;
+    }
+    const [full] = await db.query<{ log: string }>(
+      'SELECT left(log, $2) AS log FROM transaction_logs WHERE id = $1',
+      [row.rowId, CSV_STORED_LOG_MAX],
+    );
+    row.log = full?.log ?? row.log;
+  }
 }
 
 /** The trace's CSV (TRANSACTION_LOGS_CSV_HEADERS), with whole decoded logs. */
 export const TRANSACTION_CSV: CsvExport<CsvSource> = {
   table: TRANSACTION_LOGS,
   columns: CSV_COLUMNS,
+  complete: completeLongLogs,
   cells: (r, time) => {
-    const log = decodeConnectorText(r.log);
+    const log = decodeLogHead(r.log, r.log.length >= CSV_STORED_LOG_MAX);
     return [
       r.err === 1 ? 'Erreur' : 'OK',
       time.text,
@@ -171,10 +195,11 @@ export async function transactionDetail(
 ): Promise<TTransactionLogDetail> {
   const notFound = () => new AppError(404, HISTORY_MESSAGES.transactionNotFound, 'NOT_FOUND');
   if (id.trim() === '' || id.length > CONNECTOR_LIMITS.idMaxChars || !isXmlSafeText(id)) throw notFound();
-  const [row] = await db.query<TransactionRow & { log: string }>(
-    `SELECT ${COLUMNS}, log FROM transaction_logs WHERE installation_id = $1 AND tx_id = $2`,
+  const [row] = await db.query<TransactionRow & { log: string; logBlob: string | null }>(
+    `SELECT ${COLUMNS}, log, log_blob AS "logBlob" FROM transaction_logs WHERE installation_id = $1 AND tx_id = $2`,
     [installationId, id],
   );
   if (!row) throw notFound();
-  return toRow(row, { Log: decodeConnectorText(row.log), logTruncated: false });
+  const log = row.logBlob === null ? row.log : await readBlob(db, row.logBlob);
+  return toRow(row, { Log: decodeConnectorText(log), logTruncated: false });
 }

@@ -1,0 +1,146 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { AppError } from '../http/errors.ts';
+import { SERVER_ROOT } from '../paths.ts';
+import type { OffloadTask, TaskOutcome } from './task.ts';
+
+/**
+ * Long work off the request thread (docs/server.md, « Travail hors du fil des requêtes »): parsing
+ * and checking big connector bodies and records, diagnosing and repairing big documents. A bounded
+ * pool of worker threads (piscina) runs the tasks of offload-worker.ts; the request thread only
+ * waits for the answer, so the other installations' requests go on meanwhile.
+ */
+export interface Offload {
+  /** Runs `task` on `input` in a worker thread; `transfer`: buffers given to the worker (no copy). */
+  run<I, O>(task: OffloadTask<I, O>, input: I, transfer?: readonly ArrayBuffer[]): Promise<O>;
+  close(): Promise<void>;
+}
+
+/**
+ * Below this many bytes of input a task runs on the request thread: sending it to a worker costs
+ * more (a structured clone each way, a thread hop) than the work itself.
+ */
+export const OFFLOAD_MIN_BYTES = 512 * 1024;
+
+function valueOf<O>(outcome: TaskOutcome<O>): O {
+  if (outcome.ok) return outcome.value;
+  const { status, message, code, headers } = outcome.error;
+  throw new AppError(status, message, code, headers);
+}
+
+/** Every task on the calling thread (the admin command; tests of a module's logic alone). */
+export const inlineOffload: Offload = {
+  run: async (task, input) => task.run(input),
+  close: async () => {},
+};
+
+/** Runs a task on this thread when its input is small (`size` below OFFLOAD_MIN_BYTES), else in the pool. */
+export async function runBySize<I, O>(
+  offload: Offload,
+  task: OffloadTask<I, O>,
+  input: I,
+  size: number,
+): Promise<O> {
+  return size < OFFLOAD_MIN_BYTES ? task.run(input) : offload.run(task, input);
+}
+
+/**
+ * Runs a task on a request body: on this thread when the body is small (OFFLOAD_MIN_BYTES), else
+ * in the pool, the body's bytes handed over (the caller must not read them afterwards).
+ */
+export async function runOnBody<I extends { body: Uint8Array }, O>(
+  offload: Offload,
+  task: OffloadTask<I, O>,
+  input: I,
+): Promise<O> {
+  if (input.body.byteLength < OFFLOAD_MIN_BYTES) return task.run(input);
+  const { bytes, buffer } = transferable(input.body);
+  return offload.run(task, { ...input, body: bytes }, [buffer]);
+}
+
+/** Threads of the pool: all cores but the request thread's, at least one, at most four. */
+export function defaultOffloadThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+export const OUT_OF_MEMORY_MESSAGE =
+  'Cette requête demande plus de mémoire que le serveur ne lui en accorde : envoyez des éléments moins volumineux.';
+
+/**
+ * The worker module: src/offload-worker.ts when running from the sources (tests, tsx), through
+ * tsx's loader; offload-worker.js beside the bundle once built (build.mjs).
+ */
+function workerModule(): { filename: string; execArgv: string[] } {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const source = pathToFileURL(join(SERVER_ROOT, 'src/offload-worker.ts')).href;
+    return { filename: source, execArgv: ['--import', 'tsx'] };
+  }
+  return { filename: new URL('./offload-worker.js', here).href, execArgv: [] };
+}
+
+export interface OffloadPoolSettings {
+  threads: number;
+  /** Heap of each worker, MB: a task that needs more fails alone (413) instead of the process. */
+  workerHeapMb?: number;
+}
+
+/** A pool of `threads` worker threads, started at the first task, idle threads ended after 30 s. */
+export function createOffloadPool(settings: OffloadPoolSettings): Offload {
+  let pool: Piscina | null = null;
+  const start = (): Piscina => {
+    const { filename, execArgv } = workerModule();
+    pool = new Piscina({
+      filename,
+      execArgv,
+      minThreads: 0,
+      maxThreads: settings.threads,
+      idleTimeout: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: settings.workerHeapMb ?? 1024 },
+    });
+    return pool;
+  };
+  return {
+    async run<I, O>(task: OffloadTask<I, O>, input: I, transfer: readonly ArrayBuffer[] = []): Promise<O> {
+      const outcome = (await (pool ?? start())
+        .run({ task: task.name, input }, { transferList: [...transfer] })
+        .catch((err: unknown) => {
+          if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+            throw new AppError(413, OUT_OF_MEMORY_MESSAGE, 'payload-too-large');
+          throw err;
+        })) as TaskOutcome<O>;
+      return valueOf(outcome);
+    },
+    async close() {
+      const running = pool;
+      pool = null;
+      await running?.destroy();
+    },
+  };
+}
+
+/**
+ * The ArrayBuffer of `bytes` when it can be handed to a worker without a copy (the view covers it
+ * whole), else a copy's: either way the caller must not read `bytes` afterwards.
+ */
+export function transferable(bytes: Uint8Array): { bytes: Uint8Array; buffer: ArrayBuffer } {
+  const own =
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    bytes.buffer instanceof ArrayBuffer;
+  const view = own ? bytes : new Uint8Array(bytes);
+  return { bytes: view, buffer: view.buffer as ArrayBuffer };
+}
+
+let shared: Offload | null = null;
+
+/**
+ * The pool of apps built without their own (tests): one for the whole process, so that tests
+ * building many apps start threads once. The server makes its own (main.ts, OFFLOAD_THREADS).
+ */
+export function sharedOffloadPool(): Offload {
+  shared ??= createOffloadPool({ threads: defaultOffloadThreads() });
+  return shared;
+}
