@@ -62,3 +62,13 @@ export function formatDateTimeInZone(
   const text = `${pad(w.day)}/${pad(w.month)}/${w.year} ${pad(w.hour)}:${pad(w.minute)}${seconds}`;
   return withOffset ? `${text} (${formatUtcOffset(zoneOffsetMinutes(date, safeZone))})` : text;
 }
+
+const oneDecimal = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
+
+/** 512 o, 12,4 Ko, 22,5 Mo, 1,2 Go (French units, 1 Ko = 1 024 octets). */
+export function formatByteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes}${NBSP}o`;
+  if (bytes < 1024 * 1024) return `${oneDecimal.format(bytes / 1024)}${NBSP}Ko`;
+  if (bytes < 1024 * 1024 * 1024) return `${oneDecimal.format(bytes / (1024 * 1024))}${NBSP}Mo`;
+  return `${oneDecimal.format(bytes / (1024 * 1024 * 1024))}${NBSP}Go`;
+}

@@ -47,4 +47,5 @@ export const demoDashboard: TDashboardView = {
   googleKeysRemaining: 'NC',
   displayTimeZone: { zone: 'Europe/Paris', offsetMinutes: 60 },
   configVersion: 3,
+  storage: { usedBytes: 1_288_490_189, quotaBytes: 53_687_091_200 },
 };

@@ -79,6 +79,27 @@ describe('Général', () => {
     ).toBeInTheDocument();
   });
 
+  it('warns from 80 % of the storage quota, and says when it is full', async () => {
+    const GB = 1024 ** 3;
+    show({ ...demoDashboard, storage: { usedBytes: 39.9 * GB, quotaBytes: 50 * GB } });
+    await screen.findByRole('heading', { name: 'Général', level: 1 });
+    expect(screen.queryByText(/Espace de stockage/)).not.toBeInTheDocument();
+    vi.unstubAllGlobals();
+    document.body.innerHTML = '';
+
+    show({ ...demoDashboard, storage: { usedBytes: 41 * GB, quotaBytes: 50 * GB } });
+    const nearly = await screen.findByText(/Espace de stockage presque plein/);
+    expect(nearly.closest('[role="status"]')?.textContent).toContain(
+      'Espace de stockage presque plein\u00a0: 41\u00a0Go utilisés sur 50\u00a0Go (82\u00a0%).',
+    );
+    vi.unstubAllGlobals();
+    document.body.innerHTML = '';
+
+    show({ ...demoDashboard, storage: { usedBytes: 50 * GB, quotaBytes: 50 * GB } });
+    const full = await screen.findByText(/Espace de stockage plein/);
+    expect(full.closest('[role="status"]')).toHaveTextContent('sont refusés');
+  });
+
   it('reads the automate states and missing values', async () => {
     show({
       ...demoDashboard,

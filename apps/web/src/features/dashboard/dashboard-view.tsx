@@ -7,6 +7,7 @@ import { formatDateTimeInZone, formatNumber, formatUtcOffset } from '../../lib/f
 import { WARNINGS } from './dashboard-messages.ts';
 import { Field, FieldList, NOT_AVAILABLE } from './dashboard-fields.tsx';
 import { AutomateValue, PlanningCounts, SourceState } from './dashboard-values.tsx';
+import { StorageWarning } from './storage-warning.tsx';
 import { SupportCard } from './support-card.tsx';
 import { SyncActions } from './sync-actions.tsx';
 import { WarningHint } from './warning-hint.tsx';
@@ -31,7 +32,8 @@ export function DashboardView({ view, fetchedAt }: { view: TDashboardView; fetch
         }
       />
       <div className="grid gap-6 xl:grid-cols-12">
-        <div className="xl:col-span-12">
+        <div className="grid gap-4 xl:col-span-12">
+          <StorageWarning storage={view.storage} />
           <SyncActions view={view} fetchedAt={fetchedAt} />
         </div>
         <div className="grid content-start gap-6 xl:col-span-7">

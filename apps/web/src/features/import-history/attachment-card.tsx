@@ -1,6 +1,6 @@
 import { Download, FileText, FileWarning } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
-import { formatByteSize } from './byte-size.ts';
+import { formatByteSize } from '../../lib/format.ts';
 import type { RecordAttachment } from './record-document.ts';
 
 export interface AttachmentCardProps {

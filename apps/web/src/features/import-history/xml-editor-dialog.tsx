@@ -17,7 +17,7 @@ import { LoadingState } from '../../components/ui/spinner.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { listTime } from '../../components/history/list-time.ts';
 import { useUnsavedChanges } from '../../state/unsaved-changes/use-unsaved-changes.ts';
-import { formatByteSize } from './byte-size.ts';
+import { formatByteSize } from '../../lib/format.ts';
 import { fetchRecordXml, saveRecordXml } from './history-api.ts';
 import { HISTORY_TEXT } from './history-messages.ts';
 import { base64ToBlob, openRecord, type OpenedRecord, type RecordAttachment } from './record-document.ts';
