@@ -46,6 +46,10 @@ async function main(): Promise<void> {
       : null;
 
   const offload = createOffloadPool({ threads: env.fairShare.offloadThreads ?? defaultOffloadThreads() });
+  // Started now, beside the rest of the start: the first big request does not wait for a thread.
+  const warming = offload.warm().catch((err: unknown) => {
+    say(`Fils de travail non démarrés : ${err instanceof Error ? err.message : String(err)}`);
+  });
   const app = await buildApp({
     db,
     sessionSecret,
@@ -118,6 +122,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  await warming;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : env.port;
   const shownHost = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(env.host) ? 'localhost' : env.host;

@@ -5,13 +5,14 @@ import {
   checkTransactionsTask,
 } from './features/connector/checked-batches.ts';
 import { xmlSaveTask, xmlViewTask } from './features/import-history/record-xml-tasks.ts';
-import { outcomeOf, type OffloadTask } from './offload/task.ts';
+import { outcomeOf, pingTask, type OffloadTask } from './offload/task.ts';
 
 /**
  * The entry of the worker threads (offload/pool.ts; bundled as dist/offload-worker.js): every task
  * a request may send off its thread, by name.
  */
 const TASKS: readonly OffloadTask<never, unknown>[] = [
+  pingTask,
   checkRecordsTask,
   checkTransactionsTask,
   checkResultTask,

@@ -48,8 +48,25 @@ describe.skipIf(inPostgresPass)('server layers (import-x/no-restricted-paths)', 
       '',
     ].join('\n');
     expect(await errors(LAYERS, path, added)).toEqual([
-      expect.stringContaining('domain/ and db/ import no feature'),
+      expect.stringContaining('domain/, db/ and offload/ import no feature'),
       expect.stringContaining('use AppError (http/errors.ts) and nothing else of http/'),
+    ]);
+  });
+
+  it('offload/ (the worker pool) importing domain/ or a feature, or anyone importing the worker entry, is an error', async () => {
+    const path = 'apps/server/src/offload/pool.ts';
+    expect(await errors(LAYERS, path)).toEqual([]);
+    const added = [
+      "import { readBlob } from '../domain/blobs.ts';",
+      "import { checkRecordsTask } from '../features/connector/checked-batches.ts';",
+      "import runTask from '../offload-worker.ts';",
+      'export const probe = [readBlob, checkRecordsTask, runTask];',
+      '',
+    ].join('\n');
+    expect(await errors(LAYERS, path, added)).toEqual([
+      expect.stringContaining('offload/ (the worker pool) imports no layer but AppError'),
+      expect.stringContaining('domain/, db/ and offload/ import no feature'),
+      expect.stringContaining('Nothing imports the composition (app.ts, main.ts, offload-worker.ts)'),
     ]);
   });
 

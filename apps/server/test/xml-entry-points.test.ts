@@ -4,6 +4,7 @@ import type { Db } from '../src/db/types.ts';
 import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from './helpers/app.ts';
 import { CONNECTOR, expectConnectorError, importRecord } from './helpers/connector.ts';
 import { openTestDb } from './helpers/db.ts';
+import { sharedOffloadPool } from '../src/offload/pool.ts';
 import { insertRecords, SIMPLE_ENREG } from './helpers/history.ts';
 import { dataSnapshot } from './helpers/route-catalog.ts';
 
@@ -82,6 +83,8 @@ let inst: { id: string; token: string; cookie: string };
 beforeAll(async () => {
   db = await openTestDb();
   app = await testApp(db);
+  // A big body is read in a worker thread: started once for the process, not at the first attack.
+  await sharedOffloadPool().warm();
   const { installation, connectorToken } = await addInstallation(db, { syncId: 'XMLIN01' });
   await insertRecords(db, installation.id, [{ IDInterne: 'XR1', DateHeure: '2025-01-01T10:00:00Z' }]);
   inst = { id: installation.id, token: connectorToken, cookie: await signIn(app, 'XMLIN01') };

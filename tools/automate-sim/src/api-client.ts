@@ -45,11 +45,18 @@ export class ApiCallError extends Error {
 }
 
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429]);
+/**
+ * 507: the installation's storage quota is full; trying again changes nothing until an
+ * administrator acts (docs/connector-api.md). Every other 5xx, 503 `server-busy` and
+ * `unavailable` included, is tried again after its Retry-After.
+ */
+const FINAL_SERVER_STATUS = new Set([501, 505, 507]);
 
 export function classifyApiError(err: unknown): RetryableFailure {
   if (!(err instanceof ApiCallError)) return { retryable: false };
   if (err.status === undefined) return { retryable: true };
-  const retryable = RETRYABLE_STATUS.has(err.status) || err.status >= 500;
+  const retryable =
+    RETRYABLE_STATUS.has(err.status) || (err.status >= 500 && !FINAL_SERVER_STATUS.has(err.status));
   return err.retryAfterMs === undefined ? { retryable } : { retryable, retryAfterMs: err.retryAfterMs };
 }
 

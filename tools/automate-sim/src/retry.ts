@@ -31,11 +31,14 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The delay before retry number `retry` (1-based), with ±20 % jitter. */
+/**
+ * The delay before retry number `retry` (1-based), with ±20 % jitter; never less than the
+ * server's Retry-After (`atLeastMs`), even beyond the policy's longest delay.
+ */
 export function backoffDelay(policy: RetryPolicy, retry: number, atLeastMs = 0): number {
   const base = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-  const jittered = base * (0.8 + 0.4 * Math.random());
-  return Math.min(policy.maxDelayMs, Math.max(jittered, atLeastMs));
+  const jittered = Math.min(policy.maxDelayMs, base * (0.8 + 0.4 * Math.random()));
+  return Math.max(jittered, atLeastMs);
 }
 
 /**

@@ -29,6 +29,50 @@ function client(base: string) {
   });
 }
 
+/** A console that answers the given statuses in turn (with their headers), then 200. */
+async function consoleAnsweringInTurn(
+  answers: { status: number; headers?: Record<string, string> }[],
+): Promise<{ base: string; times: number[] }> {
+  const times: number[] = [];
+  server = createServer((_req, res) => {
+    times.push(Date.now());
+    const next = answers.shift();
+    res.writeHead(next?.status ?? 200, { 'content-type': 'application/json', ...next?.headers });
+    res.end(
+      next ? '{"error":"server-busy","message":"Le serveur traite déjà…"}' : '{"inserted":1,"duplicates":0}',
+    );
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, times };
+}
+
+describe('the connector API client tries again when the console says so', () => {
+  const retrying = (base: string) =>
+    new ConnectorApiClient({
+      server: base,
+      token: 'jeton-de-test',
+      log: createLogger({ sink: () => {} }),
+      retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+    });
+
+  it('503 server-busy: the same request again after its Retry-After, even beyond the longest delay', async () => {
+    const { base, times } = await consoleAnsweringInTurn([{ status: 503, headers: { 'retry-after': '1' } }]);
+    expect(await retrying(base).postTransactions([])).toEqual({ inserted: 1, duplicates: 0 });
+    expect(times).toHaveLength(2);
+    expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('507 (storage quota full): no retry, the error says why', async () => {
+    const { base, times } = await consoleAnsweringInTurn([{ status: 507 }, { status: 507 }]);
+    const error = await retrying(base)
+      .postTransactions([])
+      .catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ApiCallError);
+    expect((error as ApiCallError).status).toBe(507);
+    expect(times).toHaveLength(1);
+  });
+});
+
 describe('the connector API client reads answers with the contract', () => {
   it('gives back an answer that matches its schema', async () => {
     const api = client(await consoleAnswering(200, '{"inserted":2,"duplicates":1}'));

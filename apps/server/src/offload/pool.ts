@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.ts';
 import { SERVER_ROOT } from '../paths.ts';
-import type { OffloadTask, TaskOutcome } from './task.ts';
+import { pingTask, type OffloadTask, type TaskOutcome } from './task.ts';
 
 /**
  * Long work off the request thread (docs/server.md, « Travail hors du fil des requêtes »): parsing
@@ -15,6 +15,8 @@ import type { OffloadTask, TaskOutcome } from './task.ts';
 export interface Offload {
   /** Runs `task` on `input` in a worker thread; `transfer`: buffers given to the worker (no copy). */
   run<I, O>(task: OffloadTask<I, O>, input: I, transfer?: readonly ArrayBuffer[]): Promise<O>;
+  /** Starts a thread and waits until it answers (the first big request then pays nothing). */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ function valueOf<O>(outcome: TaskOutcome<O>): O {
 /** Every task on the calling thread (the admin command; tests of a module's logic alone). */
 export const inlineOffload: Offload = {
   run: async (task, input) => task.run(input),
+  warm: async () => {},
   close: async () => {},
 };
 
@@ -102,7 +105,7 @@ export function createOffloadPool(settings: OffloadPoolSettings): Offload {
     });
     return pool;
   };
-  return {
+  const offload: Offload = {
     async run<I, O>(task: OffloadTask<I, O>, input: I, transfer: readonly ArrayBuffer[] = []): Promise<O> {
       const outcome = (await (pool ?? start())
         .run({ task: task.name, input }, { transferList: [...transfer] })
@@ -113,12 +116,16 @@ export function createOffloadPool(settings: OffloadPoolSettings): Offload {
         })) as TaskOutcome<O>;
       return valueOf(outcome);
     },
+    async warm() {
+      await offload.run(pingTask, null);
+    },
     async close() {
       const running = pool;
       pool = null;
       await running?.destroy();
     },
   };
+  return offload;
 }
 
 /**

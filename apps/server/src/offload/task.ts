@@ -15,6 +15,9 @@ export function defineTask<I, O>(name: string, run: (input: I) => O): OffloadTas
   return { name, run };
 }
 
+/** A task that does nothing: a thread answering it is up (Offload.warm). */
+export const pingTask = defineTask('offload.ping', (_input: null) => true);
+
 /** What crosses back from a worker: the value, or the AppError the task threw, as plain data. */
 export type TaskOutcome<O> =
   | { ok: true; value: O }

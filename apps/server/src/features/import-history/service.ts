@@ -210,6 +210,7 @@ export async function storeRecordXml(
   now: Date,
 ): Promise<void> {
   const { db } = ctx;
+  if (!isPlausibleRecordId(idInterne)) throw recordNotFound();
   const current = await readRecordValue(db, actor.installationId, idInterne, 'enreg');
   if (current === null) throw recordNotFound();
   if (current === stored) return;
