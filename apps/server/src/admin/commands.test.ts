@@ -216,6 +216,35 @@ describe('admin command', () => {
     expect(bad.err).toContain("Date d'expiration invalide : demain");
   });
 
+  it('set-storage-quota sets the installation’s own quota in MB, or gives it the server’s again', async () => {
+    const quota = async () =>
+      (
+        await db.query<{ q: string | null }>(
+          `SELECT storage_quota_bytes::text AS q FROM installations WHERE sync_id = 'ADMIN001'`,
+        )
+      )[0]?.q;
+    const set = await admin('set-storage-quota', '--sync-id', 'ADMIN001', '--megabytes', '2048');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.out[0] ?? '')).toEqual({
+      syncId: 'ADMIN001',
+      storageQuotaBytes: 2048 * 1024 * 1024,
+    });
+    expect(await quota()).toBe(String(2048 * 1024 * 1024));
+    expect((await admin('set-storage-quota', '--sync-id', 'ADMIN001', '--megabytes', 'default')).code).toBe(
+      0,
+    );
+    expect(await quota()).toBeNull();
+    const bad = await admin('set-storage-quota', '--sync-id', 'ADMIN001', '--megabytes', 'beaucoup');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--megabytes : nombre entier positif attendu (beaucoup).');
+    const zero = await admin('set-storage-quota', '--sync-id', 'ADMIN001', '--megabytes', '0');
+    expect(zero.code).toBe(2);
+    const [audit] = await db.query<{ action: string }>(
+      `SELECT action FROM audit_log WHERE action = 'installation.set-storage-quota' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit?.action).toBe('installation.set-storage-quota');
+  });
+
   it('list prints one JSON line per installation and no secret', async () => {
     const res = await admin('list');
     expect(res.code).toBe(0);

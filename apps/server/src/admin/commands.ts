@@ -10,6 +10,7 @@ import {
   rotateConnectorToken,
   setClientId,
   setExpiry,
+  setStorageQuota,
   suspendInstallation,
 } from '../domain/installation-admin.ts';
 import { listInstallations } from '../domain/installations.ts';
@@ -36,6 +37,7 @@ export const ADMIN_USAGE = `Usage :
   npm run admin -- suspend --sync-id ID
   npm run admin -- resume --sync-id ID
   npm run admin -- set-expiry --sync-id ID --expires-at AAAA-MM-JJ[THH:MM:SSZ]|none
+  npm run admin -- set-storage-quota --sync-id ID --megabytes N|default
   npm run admin -- list
   npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--force]
     (une installation de banc d'essai seulement, créée avec --bench, sauf --force)`;
@@ -56,6 +58,7 @@ const OPTIONS = {
   records: { type: 'string' },
   transactions: { type: 'string' },
   installations: { type: 'string' },
+  megabytes: { type: 'string' },
 } as const;
 
 /** An instant from --expires-at: a date (midnight UTC) or an ISO instant; null for 'none'. */
@@ -199,6 +202,15 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
         const expiresAt = parseExpiry(required(values, 'expires-at'));
         await withDb(io, (db) => setExpiry(db, syncId, expiresAt));
         io.out(JSON.stringify({ syncId, expiresAt: expiresAt?.toISOString() ?? null }));
+        return 0;
+      }
+      case 'set-storage-quota': {
+        const syncId = required(values, 'sync-id');
+        const megabytes = required(values, 'megabytes');
+        const quotaBytes = megabytes === 'default' ? null : count(values, 'megabytes', 0) * 1024 * 1024;
+        if (quotaBytes === 0) throw new UsageError('--megabytes : au moins 1, ou default.');
+        await withDb(io, (db) => setStorageQuota(db, syncId, quotaBytes));
+        io.out(JSON.stringify({ syncId, storageQuotaBytes: quotaBytes }));
         return 0;
       }
       case 'list': {

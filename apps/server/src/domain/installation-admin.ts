@@ -195,3 +195,14 @@ export async function setExpiry(db: Db, syncId: string, expiresAt: Date | null):
     details: { expiresAt: expiresAt?.toISOString() ?? null },
   });
 }
+
+/** The installation's own storage quota in bytes (domain/storage.ts), or null: the server's default. */
+export async function setStorageQuota(db: Db, syncId: string, quotaBytes: number | null): Promise<void> {
+  await updateInstallation(db, syncId, {
+    set: 'storage_quota_bytes = $2',
+    params: [quotaBytes],
+    endSessions: false,
+    action: 'installation.set-storage-quota',
+    details: { quotaBytes },
+  });
+}

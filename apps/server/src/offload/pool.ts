@@ -68,9 +68,6 @@ export function defaultOffloadThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
-export const OUT_OF_MEMORY_MESSAGE =
-  'Cette requête demande plus de mémoire que le serveur ne lui en accorde : envoyez des éléments moins volumineux.';
-
 /**
  * The worker module: src/offload-worker.ts when running from the sources (tests, tsx), through
  * tsx's loader; offload-worker.js beside the bundle once built (build.mjs).
@@ -84,10 +81,13 @@ function workerModule(): { filename: string; execArgv: string[] } {
   return { filename: new URL('./offload-worker.js', here).href, execArgv: [] };
 }
 
+/**
+ * No heap limit of their own for the threads: a worker that runs out of its resourceLimits may
+ * take the whole process down with it (seen: V8's fatal out-of-memory, not the worker's error),
+ * so the memory budget of bodies (offload/byte-budget.ts) is what bounds the work instead.
+ */
 export interface OffloadPoolSettings {
   threads: number;
-  /** Heap of each worker, MB: a task that needs more fails alone (413) instead of the process. */
-  workerHeapMb?: number;
 }
 
 /** A pool of `threads` worker threads, started at the first task, idle threads ended after 30 s. */
@@ -101,19 +101,15 @@ export function createOffloadPool(settings: OffloadPoolSettings): Offload {
       minThreads: 0,
       maxThreads: settings.threads,
       idleTimeout: 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: settings.workerHeapMb ?? 1024 },
     });
     return pool;
   };
   const offload: Offload = {
     async run<I, O>(task: OffloadTask<I, O>, input: I, transfer: readonly ArrayBuffer[] = []): Promise<O> {
-      const outcome = (await (pool ?? start())
-        .run({ task: task.name, input }, { transferList: [...transfer] })
-        .catch((err: unknown) => {
-          if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
-            throw new AppError(413, OUT_OF_MEMORY_MESSAGE, 'payload-too-large');
-          throw err;
-        })) as TaskOutcome<O>;
+      const outcome = (await (pool ?? start()).run(
+        { task: task.name, input },
+        { transferList: [...transfer] },
+      )) as TaskOutcome<O>;
       return valueOf(outcome);
     },
     async warm() {
