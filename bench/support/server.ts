@@ -94,17 +94,36 @@ export interface Server {
   base: string;
 }
 
+export interface StartOptions {
+  /** More environment for the server (LOG_LEVEL is warn otherwise). */
+  env?: Record<string, string>;
+  /** 'pipe': the caller reads (and must drain) the server's standard output. */
+  stdout?: 'pipe' | 'ignore';
+}
+
 /**
  * The built server (`apps/server/dist/main.js`), ready once /api/user answers 401. `nodeArgs`:
  * options of node itself (`--cpu-prof`…).
  */
-export async function startServer(target: Target, port: number, nodeArgs: string[] = []): Promise<Server> {
+export async function startServer(
+  target: Target,
+  port: number,
+  nodeArgs: string[] = [],
+  options: StartOptions = {},
+): Promise<Server> {
   if (!existsSync(join(REPO, 'apps/server/dist/main.js')))
     throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
   const child = spawn(process.execPath, [...nodeArgs, join(REPO, 'apps/server/dist/main.js')], {
     cwd: REPO,
-    env: { ...process.env, ...target.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      ...target.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
