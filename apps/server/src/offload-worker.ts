@@ -4,6 +4,7 @@ import {
   checkResultTask,
   checkTransactionsTask,
 } from './features/connector/checked-batches.ts';
+import { diagnoseTask, repairTask } from './features/debug/tasks.ts';
 import { xmlSaveTask, xmlViewTask } from './features/import-history/record-xml-tasks.ts';
 import { outcomeOf, pingTask, type OffloadTask } from './offload/task.ts';
 
@@ -19,6 +20,8 @@ const TASKS: readonly OffloadTask<never, unknown>[] = [
   checkConfigurationPatchTask,
   xmlViewTask,
   xmlSaveTask,
+  diagnoseTask,
+  repairTask,
 ];
 
 const byName = new Map(TASKS.map((task) => [task.name, task as OffloadTask<unknown, unknown>]));

@@ -170,4 +170,57 @@ describe('secrets in the diagnostic', () => {
     expect(repaired.json<{ message: string }>().message).toContain('<••••••••>');
     for (const body of [diagnostic.body, repaired.body]) expect(body).not.toMatch(/Morceau|Apres/);
   });
+
+  it('a save while the text is repaired: the repair starts again on the saved text, which it keeps', async () => {
+    // Over OFFLOAD_MIN_BYTES, so that the repair goes to the pool.
+    const broken = FIXTURE_CONFIG.replace(firstServeur, '<Serveur>Dupont & Fils</Serveur>').replace(
+      '</Connexion>',
+      `<!-- ${'remplissage '.repeat(50_000)} --></Connexion>`,
+    );
+    const { id } = await fresh(broken);
+    let saves = 0;
+    // The repair runs off the request thread: a save lands meanwhile, once.
+    const racing = await testApp(db, {
+      offload: {
+        run: async (task, input) => {
+          if (task.name === 'debug.repair' && saves++ === 0) {
+            const [row] = await db.query<{ version: number }>(
+              'SELECT version FROM configurations WHERE installation_id = $1',
+              [id],
+            );
+            const saved = broken.replace(
+              '<Connexion>',
+              '<Connexion><!-- enregistré pendant la réparation -->',
+            );
+            await db.query('UPDATE configurations SET text = $2, version = $3 WHERE installation_id = $1', [
+              id,
+              saved,
+              (row?.version ?? 0) + 1,
+            ]);
+          }
+          return task.run(input);
+        },
+        warm: async () => {},
+        close: async () => {},
+      },
+    });
+    try {
+      const syncId = `DBG${counter}`;
+      const res = await racing.inject({
+        method: 'POST',
+        url: '/api/debug/repair-xml',
+        headers: { cookie: await signIn(racing, syncId) },
+        payload: {},
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = ZRepairResponse.parse(res.json());
+      expect(body).toMatchObject({ backupVersion: 2, version: 3 });
+      const now = await stored(id);
+      expect(now?.text).toContain('<!-- enregistré pendant la réparation -->');
+      expect(now?.text).toContain('Dupont &amp; Fils');
+      expect(saves).toBe(2);
+    } finally {
+      await racing.close();
+    }
+  });
 });

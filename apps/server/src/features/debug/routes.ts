@@ -7,9 +7,9 @@ import { repairStored, xmlStatus } from './service.ts';
 export function debugRoutes(app: FastifyInstance, ctx: AppContext): void {
   const guard = { preHandler: requireSession(ctx) };
   app.get(API_PATHS.debugXmlStatus, guard, async (request): Promise<TXmlStatusResponse> =>
-    xmlStatus(ctx.db, currentInstallation(request).id),
+    xmlStatus(ctx, currentInstallation(request).id),
   );
   app.post(API_PATHS.debugRepairXml, guard, async (request): Promise<TRepairResponse> =>
-    repairStored(ctx.db, currentInstallation(request), request.ip, ctx.versionRetention),
+    repairStored(ctx, currentInstallation(request), request.ip),
   );
 }
