@@ -9,12 +9,14 @@ import Fastify, {
 import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
 import { ConfigCache } from './domain/config-cache.ts';
+import type { Mailer } from './domain/mail-sender.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { configurationRoutes } from './features/configuration/routes.ts';
 import { connectorRoutes, type ConnectorRoutesOptions } from './features/connector/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
 import { importHistoryRoutes } from './features/import-history/routes.ts';
+import { mailRoutes } from './features/mail/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
 import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import type { SyncOrderSettings } from './features/sync-automate/service.ts';
@@ -59,7 +61,16 @@ export interface AppDeps {
   outwardAddress?: () => Promise<string | null>;
   /** CONFIG_VERSIONS_KEEP and _MAX_AGE_DAYS; the defaults otherwise. */
   versionRetention?: VersionRetention;
+  /** How emails leave (docs/mail.md); none by default (emails stay in the outbox). */
+  mailer?: Mailer;
 }
+
+/** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
+export const NO_MAILER: Mailer = {
+  transport: null,
+  from: 'Console Synchro <synchro@localhost>',
+  publicUrl: 'http://localhost:5000',
+};
 
 // A number means "trust that many proxy hops" (proxy-addr's function form).
 const trustProxyOption = (value: false | number | string) =>
@@ -88,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now ?? (() => new Date()),
     configs: new ConfigCache(),
     versionRetention: deps.versionRetention ?? DEFAULT_VERSION_RETENTION,
+    mailer: deps.mailer ?? NO_MAILER,
     // Loopback is allowed by default for the demo on the embedded database only (its simulator
     // runs on this machine); any other installation needs AUTOMATE_NETWORKS.
     automateAddresses: createAutomateAddressPolicy({
@@ -112,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   debugRoutes(app, ctx);
   importHistoryRoutes(app, ctx);
   transactionLogsRoutes(app, ctx);
+  mailRoutes(app, ctx);
   connectorRoutes(app, ctx, { rateLimits: deps.connectorRateLimits });
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;

@@ -1,6 +1,7 @@
 import type { VersionRetention } from './config/env.ts';
 import type { Db } from './db/types.ts';
 import type { ConfigCache } from './domain/config-cache.ts';
+import type { Mailer } from './domain/mail-sender.ts';
 import type { AutomateAddressPolicy } from './network/automate-address.ts';
 
 /** What every feature's routes receive: the database, the clock and the server's settings. */
@@ -17,4 +18,6 @@ export interface AppContext {
   automateAddresses: AutomateAddressPolicy;
   /** How long old configuration versions are kept (CONFIG_VERSIONS_*). */
   versionRetention: VersionRetention;
+  /** The relay (null without SMTP_URL), the sender address and the console's public address. */
+  mailer: Mailer;
 }

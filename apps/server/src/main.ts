@@ -5,6 +5,9 @@ import { openDatabase } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
 import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
+import { ConfigCache } from './domain/config-cache.ts';
+import { startMailSender, type Mailer, type MailSender } from './domain/mail-sender.ts';
+import { smtpTransport } from './mail/transport.ts';
 import { localServerUrl, startDemoAutomate, type DemoAutomate } from './demo/demo-automate.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 import { resolveSessionSecret } from './security/session-secret.ts';
@@ -42,6 +45,11 @@ async function main(): Promise<void> {
       ? await ensureDemoInstallation(db, env.databaseUrl ? undefined : env.dataDir, env.demo === 'off')
       : null;
 
+  const mailer: Mailer = {
+    transport: env.mail.smtp ? smtpTransport(env.mail.smtp) : null,
+    from: env.mail.from,
+    publicUrl: env.mail.publicUrl,
+  };
   const app = await buildApp({
     db,
     sessionSecret,
@@ -52,6 +60,7 @@ async function main(): Promise<void> {
     webDistDir: WEB_DIST_DIR,
     logLevel: env.logLevel,
     versionRetention: env.versionRetention,
+    mailer,
   });
 
   // PGlite has no autovacuum of its own (db/embedded-upkeep.ts).
@@ -66,6 +75,7 @@ async function main(): Promise<void> {
 
   let stopping = false;
   let demoAutomate: DemoAutomate | null = null;
+  let mailSender: MailSender | null = null;
   const stop = async (signal: string) => {
     // Ctrl-C under `npm start` arrives twice (terminal + forwarded by start.mjs): stop once.
     if (stopping) return;
@@ -75,6 +85,8 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await demoAutomate?.stop();
+      // The send under way finishes; what the sender had claimed goes back to the outbox.
+      await mailSender?.stop();
       await app.close();
       await upkeep?.stop();
     } finally {
@@ -117,6 +129,19 @@ async function main(): Promise<void> {
     } else {
       say("  ID Client             : affiché lors de la création de l'installation.");
     }
+  }
+  say(
+    mailer.transport
+      ? `Courriels : envoyés par ${mailer.transport.relay} (liens vers ${mailer.publicUrl})`
+      : "Courriels : aucun serveur d'envoi (SMTP_URL) ; ils restent lisibles dans « Courriels envoyés » (Complément)",
+  );
+  if (!stopping) {
+    mailSender = startMailSender({
+      db,
+      mailer,
+      configs: new ConfigCache(),
+      log: (level, message, details) => app.log[level](details ?? {}, message),
+    });
   }
   say('');
   // The demo's automate (embedded database only: its loopback address is allowed there).

@@ -13,3 +13,4 @@ export * from './sync-history.ts';
 export * from './transaction-logs.ts';
 export * from './secret-destinations.ts';
 export { API_PATHS } from './constants.ts';
+export * from './mail.ts';

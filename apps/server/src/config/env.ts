@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { readDriveEnv, readMailEnv, type DriveEnv, type MailEnv } from './mail-env.ts';
 
 /** Everything the server and the admin command read from the environment (docs/server.md). */
 export interface ServerEnv {
@@ -25,6 +26,10 @@ export interface ServerEnv {
   demoAutomate: boolean;
   /** CONFIG_VERSIONS_KEEP and CONFIG_VERSIONS_MAX_AGE_DAYS (domain/config-retention.ts). */
   versionRetention: VersionRetention;
+  /** SMTP_URL, SMTP_USER, SMTP_PASSWORD, SMTP_CA_FILE, MAIL_FROM, PUBLIC_URL (config/mail-env.ts). */
+  mail: MailEnv;
+  /** GOOGLE_DRIVE_* and ONEDRIVE_*: the drive providers' OAuth clients (config/mail-env.ts). */
+  drive: DriveEnv;
 }
 
 export type DemoSetting = 'on' | 'off' | 'auto';
@@ -141,5 +146,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     automateNetworks: nonEmpty(env.AUTOMATE_NETWORKS),
     demoAutomate: !['0', 'false', 'non'].includes((nonEmpty(env.DEMO_AUTOMATE) ?? '1').toLowerCase()),
     versionRetention: readVersionRetention(env),
+    mail: readMailEnv(env, port),
+    drive: readDriveEnv(env),
   };
 }

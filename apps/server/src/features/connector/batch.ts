@@ -82,6 +82,8 @@ export interface BatchSteps<T, R> {
    * may be a named, prepared one (a handful of texts per connection, planned once).
    */
   write: (tx: Queryable, rows: R[], standard: boolean) => Promise<number>;
+  /** Last, in the batch's transaction once every row is written (the emails it causes). */
+  finish?: (tx: Queryable) => Promise<void>;
 }
 
 /**
@@ -160,6 +162,7 @@ export async function writeBatch<T, R>(
       while (writing !== null) await writing;
       if (failure !== null) throw failure;
       refuseIfIssues(issues);
+      await steps.finish?.(tx);
     });
   } catch (err) {
     throw concurrentBatch(err);

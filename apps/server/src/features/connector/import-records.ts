@@ -13,6 +13,13 @@ import { ConfigXmlError, encodeConnectorText, parseRecord } from '@synchro/confi
 import { exactText, storedText } from '../../db/text-column.ts';
 import { valuesList } from '../../db/multi-row.ts';
 import type { Db, Queryable } from '../../db/types.ts';
+import type { ConfigCache } from '../../domain/config-cache.ts';
+import {
+  enqueueArrivals,
+  noArrivals,
+  type Arrivals,
+  type MailInstallation,
+} from '../../domain/mail-rules.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkedRows, shownText, utcInstant, writeBatch } from './batch.ts';
 import { QUEUE_MAX_ENREG_BYTES } from './limits.ts';
@@ -121,13 +128,25 @@ function insertRecordsStatement(count: number): string {
 const INSERT_FILES = `INSERT INTO import_record_files (record_id, name, size, content)
   SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bytea[])`;
 
-/** One multi-row statement for the records of a chunk, one for their files; the records inserted. */
+/** The emails' view of a record (docs/mail.md). */
+const recordItem = (r: Pick<RecordRow, 'idInterne' | 'refDoc' | 'typeEnreg' | 'dateHeure'>) => ({
+  id: r.idInterne,
+  ref: r.refDoc,
+  type: r.typeEnreg,
+  at: r.dateHeure.toISOString(),
+});
+
+/**
+ * One multi-row statement for the records of a chunk, one for their files; the records inserted.
+ * The inserted ones that arrive imported (1) or rejected (-1) join `arrivals`.
+ */
 async function writeRecords(
   tx: Queryable,
   installationId: string,
   rows: RecordRow[],
   now: Date,
   standard: boolean,
+  arrivals: Arrivals,
 ): Promise<number> {
   const params: unknown[] = [installationId, now];
   for (const r of rows) {
@@ -151,6 +170,14 @@ async function writeRecords(
     standard ? { prepare: `connector_insert_records_${rows.length}` } : {},
   );
   await insertFiles(tx, rows, inserted);
+  if (rows.some((r) => r.etat !== 0)) {
+    const fresh = new Set(inserted.map((r) => r.idInterne));
+    for (const r of rows) {
+      if (!fresh.has(r.idInterne)) continue;
+      if (r.etat === 1) arrivals.imported.push(recordItem(r));
+      else if (r.etat === -1) arrivals.rejected.push(recordItem(r));
+    }
+  }
   return inserted.length;
 }
 
@@ -158,20 +185,23 @@ async function writeRecords(
  * POST /api/connector/v1/import-records, its envelope checked (ZImportRecordsEnvelope): each record
  * is checked while the previous ones are written, all or nothing in one transaction (writeBatch).
  * A record already stored, or earlier in the same batch, is left as it is and counted as a
- * duplicate.
+ * duplicate. The new records imported or in error write their emails in the same transaction.
  */
 export async function ingestRecords(
   db: Db,
-  installationId: string,
+  installation: MailInstallation,
   records: readonly unknown[],
   zone: string,
   now: Date,
+  configs: ConfigCache,
 ): Promise<TConnectorBatchAnswer> {
+  const arrivals = noArrivals();
   return writeBatch(db, records, {
     chunkSize: RECORDS_PER_STATEMENT,
     prepare: (chunk, offset, issues) => prepareRecords(chunk, zone, offset, issues),
     idOf: (r) => r.idInterne,
-    write: (tx, rows, standard) => writeRecords(tx, installationId, rows, now, standard),
+    write: (tx, rows, standard) => writeRecords(tx, installation.id, rows, now, standard, arrivals),
+    finish: (tx) => enqueueArrivals(tx, installation, configs, arrivals, now),
   });
 }
 
@@ -261,23 +291,40 @@ export function unknownRecord(idInterne: string): AppError {
 /**
  * POST /api/connector/v1/import-records/{IDInterne}/result: Etat 1 or -1, the log when given
  * (else the stored one stays), the produced file when given (it replaces the stored one); one
- * transaction. 404 for an id the installation does not have.
+ * transaction. 404 for an id the installation does not have. A record that becomes imported or
+ * rejected writes its emails in the same transaction (docs/mail.md).
  */
 export async function applyResult(
   db: Db,
-  installationId: string,
+  installation: MailInstallation,
   idInterne: string,
   result: TImportResult,
   now: Date,
+  configs: ConfigCache,
 ): Promise<TImportResultAnswer> {
+  const installationId = installation.id;
   const file = storedFile(result.Fichier);
   return db.transaction(async (tx) => {
-    const [row] = await tx.query<{ id: string }>(
-      `UPDATE import_records SET etat = $3, log = coalesce($4, log), has_file = has_file OR $5, updated_at = $6
-       WHERE installation_id = $1 AND id_interne = $2 RETURNING id`,
+    const [row] = await tx.query<{
+      id: string;
+      previous: number;
+      refDoc: string;
+      typeEnreg: string;
+      dateHeure: Date;
+    }>(
+      `WITH old AS (SELECT id, etat FROM import_records WHERE installation_id = $1 AND id_interne = $2 FOR UPDATE)
+       UPDATE import_records r SET etat = $3, log = coalesce($4, r.log), has_file = r.has_file OR $5, updated_at = $6
+       FROM old WHERE r.id = old.id
+       RETURNING r.id, old.etat AS previous, r.ref_doc AS "refDoc", r.type_enreg AS "typeEnreg", r.date_heure AS "dateHeure"`,
       [installationId, idInterne, result.Etat, result.Log ?? null, file !== null, now],
     );
     if (!row) throw unknownRecord(idInterne);
+    if (row.previous !== result.Etat) {
+      const arrivals = noArrivals();
+      const item = recordItem({ ...row, idInterne });
+      (result.Etat === 1 ? arrivals.imported : arrivals.rejected).push(item);
+      await enqueueArrivals(tx, installation, configs, arrivals, now);
+    }
     if (file) {
       await tx.query(
         `INSERT INTO import_record_files (record_id, name, size, content) VALUES ($1, $2, $3, $4)

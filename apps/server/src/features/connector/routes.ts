@@ -68,6 +68,7 @@ export function connectorRoutes(
         report,
         sourceAddress: request.ip,
         now: ctx.now(),
+        configs: ctx.configs,
       });
     },
   );
@@ -92,6 +93,7 @@ export function connectorRoutes(
         patch,
         request.ip,
         ctx.versionRetention,
+        ctx.now(),
       );
     },
   );
@@ -102,7 +104,14 @@ export function connectorRoutes(
     async (request): Promise<TConnectorBatchAnswer> => {
       const { records } = parseConnectorOr400(ZImportRecordsEnvelope, request.body);
       const zone = await zoneOf(request);
-      return ingestRecords(ctx.db, connectorCaller(request).installation.id, records, zone, ctx.now());
+      return ingestRecords(
+        ctx.db,
+        connectorCaller(request).installation,
+        records,
+        zone,
+        ctx.now(),
+        ctx.configs,
+      );
     },
   );
 
@@ -122,7 +131,14 @@ export function connectorRoutes(
     async (request): Promise<TImportResultAnswer> => {
       const { IDInterne } = parseConnectorOr400(ZImportRecordIdParam, request.params);
       const result = parseConnectorOr400(ZImportResult, request.body);
-      return applyResult(ctx.db, connectorCaller(request).installation.id, IDInterne, result, ctx.now());
+      return applyResult(
+        ctx.db,
+        connectorCaller(request).installation,
+        IDInterne,
+        result,
+        ctx.now(),
+        ctx.configs,
+      );
     },
   );
 
@@ -134,10 +150,11 @@ export function connectorRoutes(
       const zone = await zoneOf(request);
       return ingestTransactions(
         ctx.db,
-        connectorCaller(request).installation.id,
+        connectorCaller(request).installation,
         transactions,
         zone,
         ctx.now(),
+        ctx.configs,
       );
     },
   );
