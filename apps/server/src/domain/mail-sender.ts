@@ -44,6 +44,8 @@ export interface SenderOptions {
   /** Between two looks for silent automates. */
   offlineCheckMs?: number;
   log?: (level: 'info' | 'warn' | 'error', message: string, details?: Record<string, unknown>) => void;
+  /** false: no loop, passes run by `runOnce` only (tests). */
+  loop?: boolean;
 }
 
 export interface MailSender {
@@ -230,7 +232,7 @@ export function startMailSender(options: SenderOptions): MailSender {
         if (!stopping) timer = setTimeout(tick, pollMs);
       });
   };
-  timer = setTimeout(tick, 0);
+  if (options.loop !== false) timer = setTimeout(tick, 0);
 
   return {
     runOnce,
