@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { AppDeps } from '../../src/app.ts';
 import type { Db } from '../../src/db/types.ts';
 import { ConfigCache } from '../../src/domain/config-cache.ts';
 import { startMailSender, type Mailer, type MailSender } from '../../src/domain/mail-sender.ts';
@@ -48,8 +49,13 @@ export interface MailHarness {
   close(): Promise<void>;
 }
 
-export async function mailHarness(db: Db, mailer: Mailer, clock = testClock()): Promise<MailHarness> {
-  const app = await testApp(db, { now: () => clock.now, mailer });
+export async function mailHarness(
+  db: Db,
+  mailer: Mailer,
+  clock = testClock(),
+  extra: Partial<AppDeps> = {},
+): Promise<MailHarness> {
+  const app = await testApp(db, { ...extra, now: () => clock.now, mailer });
   const sender = startMailSender({
     db,
     mailer,
