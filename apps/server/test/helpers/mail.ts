@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { AppDeps } from '../../src/app.ts';
 import type { Db } from '../../src/db/types.ts';
 import { ConfigCache } from '../../src/domain/config-cache.ts';
+import type { NewInstallation } from '../../src/domain/installation-admin.ts';
 import { startMailSender, type Mailer, type MailSender } from '../../src/domain/mail-sender.ts';
 import { readSmtp } from '../../src/config/mail-env.ts';
 import { smtpTransport } from '../../src/mail/transport.ts';
@@ -84,8 +85,14 @@ export interface MailSettings {
 }
 
 /** An installation whose Complément is saved with `settings` (everything off otherwise). */
-export async function mailInstallation(app: FastifyInstance, db: Db, syncId: string, settings: MailSettings) {
-  const inst = await connectorInstallation(db, syncId);
+export async function mailInstallation(
+  app: FastifyInstance,
+  db: Db,
+  syncId: string,
+  settings: MailSettings,
+  extra: Partial<NewInstallation> = {},
+) {
+  const inst = await connectorInstallation(db, syncId, extra);
   const cookie = await signIn(app, syncId);
   const view = await app.inject({ url: '/api/config/complement', headers: { cookie } });
   const data = view.json<{ data: Record<string, unknown> }>().data;
