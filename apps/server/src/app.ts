@@ -10,6 +10,8 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
 import { ConfigCache } from './domain/config-cache.ts';
 import type { Mailer } from './domain/mail-sender.ts';
+import type { DriveEnv } from './config/mail-env.ts';
+import { sealKey } from './security/token-box.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { configurationRoutes } from './features/configuration/routes.ts';
 import { connectorRoutes, type ConnectorRoutesOptions } from './features/connector/routes.ts';
@@ -17,6 +19,7 @@ import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
 import { importHistoryRoutes } from './features/import-history/routes.ts';
 import { mailRoutes } from './features/mail/routes.ts';
+import { driveRoutes } from './features/drive/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
 import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import type { SyncOrderSettings } from './features/sync-automate/service.ts';
@@ -63,6 +66,8 @@ export interface AppDeps {
   versionRetention?: VersionRetention;
   /** How emails leave (docs/mail.md); none by default (emails stay in the outbox). */
   mailer?: Mailer;
+  /** The drive providers' OAuth clients (GOOGLE_DRIVE_*, ONEDRIVE_*); none by default. */
+  drive?: DriveEnv;
 }
 
 /** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
@@ -100,6 +105,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     configs: new ConfigCache(),
     versionRetention: deps.versionRetention ?? DEFAULT_VERSION_RETENTION,
     mailer: deps.mailer ?? NO_MAILER,
+    drive: {
+      clients: deps.drive ?? { google: null, onedrive: null },
+      publicUrl: (deps.mailer ?? NO_MAILER).publicUrl,
+      key: sealKey(deps.sessionSecret, 'drive-tokens'),
+    },
     // Loopback is allowed by default for the demo on the embedded database only (its simulator
     // runs on this machine); any other installation needs AUTOMATE_NETWORKS.
     automateAddresses: createAutomateAddressPolicy({
@@ -125,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   importHistoryRoutes(app, ctx);
   transactionLogsRoutes(app, ctx);
   mailRoutes(app, ctx);
+  driveRoutes(app, ctx);
   connectorRoutes(app, ctx, { rateLimits: deps.connectorRateLimits });
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;

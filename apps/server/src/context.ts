@@ -1,6 +1,7 @@
 import type { VersionRetention } from './config/env.ts';
 import type { Db } from './db/types.ts';
 import type { ConfigCache } from './domain/config-cache.ts';
+import type { DriveSettings } from './domain/drive-links.ts';
 import type { Mailer } from './domain/mail-sender.ts';
 import type { AutomateAddressPolicy } from './network/automate-address.ts';
 
@@ -20,4 +21,6 @@ export interface AppContext {
   versionRetention: VersionRetention;
   /** The relay (null without SMTP_URL), the sender address and the console's public address. */
   mailer: Mailer;
+  /** The drive providers' OAuth clients, the redirect address, the key tokens are sealed with. */
+  drive: DriveSettings;
 }

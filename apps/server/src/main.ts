@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     logLevel: env.logLevel,
     versionRetention: env.versionRetention,
     mailer,
+    drive: env.drive,
   });
 
   // PGlite has no autovacuum of its own (db/embedded-upkeep.ts).

@@ -8,6 +8,7 @@ import {
   suspendInstallation,
 } from '../src/domain/installation-admin.ts';
 import { enqueueMail } from '../src/domain/mail-outbox.ts';
+import { seal, sealKey } from '../src/security/token-box.ts';
 import { createSession } from '../src/domain/sessions.ts';
 import { addInstallation, FIXTURE_CONFIG, signIn, TEST_SESSION_SECRET, testApp } from './helpers/app.ts';
 import { openTestDb } from './helpers/db.ts';
@@ -100,6 +101,18 @@ async function seed(syncId: string, mark: string) {
       dueAt: new Date('2025-01-01T10:00:00Z'),
       now: new Date('2025-01-01T10:00:00Z'),
     }),
+  );
+  // A drive link whose access token is still valid: the connector's route gives it without asking a provider.
+  const key = sealKey(TEST_SESSION_SECRET, 'drive-tokens');
+  await db.query(
+    `INSERT INTO drive_links (installation_id, provider, account, refresh_token, access_token, access_expires_at, connected_at)
+     VALUES ($1, 'google', $2, $3, $4, '2099-01-01T00:00:00Z', now())`,
+    [
+      installation.id,
+      `${mark.toLowerCase()}@exemple.fr`,
+      seal(key, `${mark}-REFRESH`),
+      seal(key, `${mark}-ACCESS`),
+    ],
   );
   return { id: installation.id, token: connectorToken, cookie: await signIn(app, syncId), mailId };
 }

@@ -14,3 +14,4 @@ export * from './transaction-logs.ts';
 export * from './secret-destinations.ts';
 export { API_PATHS } from './constants.ts';
 export * from './mail.ts';
+export * from './drive.ts';

@@ -167,6 +167,10 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'POST /api/mail/test-report': { kind: 'own', body: () => ({ mailDestinataire: 'admin@exemple.fr' }) },
   'GET /api/mail/outbox': { kind: 'own' },
   'GET /api/mail/outbox/:id': { kind: 'mail' },
+  'GET /api/drive': { kind: 'own' },
+  'POST /api/drive/connect': { kind: 'own', body: () => ({ provider: 'google' }) },
+  'POST /api/drive/disconnect': { kind: 'own' },
+  'GET /api/drive/callback': { kind: 'own', query: '?state=unknown&code=unknown' },
   'POST /api/connector/v1/automate': {
     kind: 'connector',
     body: () => ({ port: 8085, version: '6.11.23.9', machineName: 'SRV-ERP', ip: '8.8.4.4' }),
@@ -194,6 +198,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     }),
   },
   'GET /api/connector/v1/import-records/queue': { kind: 'connector', query: '?limit=5' },
+  'GET /api/connector/v1/drive/access-token': { kind: 'connector' },
   'POST /api/connector/v1/import-records/:IDInterne/result': {
     kind: 'connector-record',
     body: () => ({ Etat: 1, Log: 'Devis créé' }),
@@ -243,6 +248,8 @@ const TABLES: Record<string, string> = {
   sync_orders: 'SELECT t.* FROM sync_orders t WHERE t.installation_id = $1',
   mail_outbox: 'SELECT t.* FROM mail_outbox t WHERE t.installation_id = $1',
   mail_state: 'SELECT t.* FROM mail_state t WHERE t.installation_id = $1',
+  drive_links: 'SELECT t.* FROM drive_links t WHERE t.installation_id = $1',
+  drive_authorizations: 'SELECT t.* FROM drive_authorizations t WHERE t.installation_id = $1',
 };
 
 /** A digest of every stored row of one installation (null: the rows of no installation). */

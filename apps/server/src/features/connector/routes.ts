@@ -1,4 +1,5 @@
 import {
+  DRIVE_PATHS,
   ZAutomateReport,
   ZConnectorConfigPatch,
   ZImportQueueQuery,
@@ -9,11 +10,13 @@ import {
   type TAutomateReportAnswer,
   type TConnectorBatchAnswer,
   type TConnectorConfigPatchAnswer,
+  type TDriveAccessTokenAnswer,
   type TImportQueueAnswer,
   type TImportResultAnswer,
 } from '@synchro/contracts';
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { accessTokenFor } from '../../domain/drive-links.ts';
 import { connectorTimeZone } from '../../domain/time-zone.ts';
 import { parseConnectorOr400 } from '../../http/validate.ts';
 import { connectorCaller, requireConnector } from './auth.ts';
@@ -156,6 +159,24 @@ export function connectorRoutes(
         ctx.now(),
         ctx.configs,
       );
+    },
+  );
+
+  app.get(
+    DRIVE_PATHS.accessToken,
+    route('drive-token', BODY_LIMITS.none),
+    async (request, reply): Promise<TDriveAccessTokenAnswer> => {
+      const now = ctx.now();
+      const token = await accessTokenFor(ctx.db, ctx.drive, connectorCaller(request).installation.id, now);
+      void reply.header('Cache-Control', 'no-store');
+      return {
+        Type_Drive: token.provider,
+        Compte: token.account,
+        access_token: token.accessToken,
+        token_type: 'Bearer',
+        expires_in: Math.max(0, Math.floor((token.expiresAt.getTime() - now.getTime()) / 1000)),
+        expires_at: token.expiresAt.toISOString(),
+      };
     },
   );
 }
