@@ -107,14 +107,16 @@ export function renderHtml({ title, blocks, publicUrl }: Layout): string {
   return `<!DOCTYPE html>
 <html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:0;background:#f1f5f9">
+<main>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9"><tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:640px;background:#ffffff;border:1px solid #e2e8f0;border-radius:8px">
-<tr><td style="padding:18px 24px;background:#0f5e6e;border-radius:8px 8px 0 0;color:#ffffff;font-family:Segoe UI,Helvetica,Arial,sans-serif;font-size:18px;font-weight:600">${escapeHtml(title)}</td></tr>
+<tr><td style="padding:18px 24px;background:#0f5e6e;border-radius:8px 8px 0 0"><h1 style="margin:0;color:#ffffff;font-family:Segoe UI,Helvetica,Arial,sans-serif;font-size:18px;font-weight:600">${escapeHtml(title)}</h1></td></tr>
 <tr><td style="padding:22px 24px;${FONT}">
 ${blocks.map(htmlBlock).join('\n')}
 </td></tr>
 <tr><td style="padding:14px 24px;border-top:1px solid #e2e8f0;font-family:Segoe UI,Helvetica,Arial,sans-serif;font-size:12px;color:#475569">${escapeHtml(FOOTER)} <a href="${escapeHtml(`${publicUrl}/complement`)}" style="color:#0f5e6e">${escapeHtml(`${publicUrl}/complement`)}</a></td></tr>
 </table></td></tr></table>
+</main>
 </body></html>
 `;
 }

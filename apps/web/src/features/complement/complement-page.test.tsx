@@ -311,7 +311,7 @@ describe('Complément: « Courriels envoyés »', () => {
     expect(screen.getByText('Aucun serveur d’envoi configuré')).toBeVisible();
     await user.click(screen.getByRole('button', { name: /^Voir le courriel Rapport de test DEMOA001/ }));
     const frame = await screen.findByTitle('Aperçu du courriel');
-    expect(frame).toHaveAttribute('sandbox', '');
+    expect(frame).toHaveAttribute('sandbox', 'allow-same-origin');
     expect(frame).toHaveAttribute('srcdoc', '<p>Rapport</p>');
   });
 });

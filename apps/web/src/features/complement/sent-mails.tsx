@@ -39,7 +39,10 @@ const when = (mail: TOutboxMail, zone: string) =>
 
 const subjectOf = (mail: TOutboxMail) => mail.subject ?? 'Composé à l’envoi';
 
-/** One email as it was sent: its facts, the HTML in a sandboxed frame (no script, no remote image), its text. */
+/**
+ * One email as it was sent: its facts, the HTML in a sandboxed frame (no script runs in it: it is
+ * only read, by the page and by accessibility checks), its text.
+ */
 function MailDialog({
   mail,
   zone,
@@ -98,7 +101,7 @@ function MailDialog({
           <>
             <iframe
               title="Aperçu du courriel"
-              sandbox=""
+              sandbox="allow-same-origin"
               srcDoc={detail.data.html}
               className="h-[50vh] min-h-64 w-full rounded-md border border-border bg-white"
             />
