@@ -157,9 +157,7 @@ export function SentMails() {
           >
             <span className="text-sm tabular-nums text-muted-foreground">{when(mail, zone)}</span>
             <span className="grid min-w-0 gap-0.5">
-              <span className="line-clamp-2 text-sm font-medium break-words">
-                {subjectOf(mail)}
-              </span>
+              <span className="line-clamp-2 text-sm font-medium break-words">{subjectOf(mail)}</span>
               <span className="truncate text-xs text-muted-foreground">
                 {MAIL_KIND_LABELS[mail.kind]} · {mail.recipients}
               </span>
