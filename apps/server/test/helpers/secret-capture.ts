@@ -23,8 +23,7 @@ export type SecretKind =
   | 'session-token'
   | 'config-secret'
   | 'oauth-refresh-token'
-  | 'oauth-access-token'
-  | 'smtp-password';
+  | 'oauth-access-token';
 
 /** Routes that give a secret back by design (docs/connector-api.md, docs/security.md). */
 export const ALLOWED: readonly { route: string; kind: SecretKind; where: 'body' | 'set-cookie' }[] = [
