@@ -10,7 +10,8 @@ import { SMTPServer } from 'smtp-server';
  * - `accept`: takes every message;
  * - `refuse`: answers 550 to every recipient (or `code`, e.g. 451 for a passing refusal);
  * - `starttls`: offers STARTTLS with a self-signed certificate and refuses any mail before it;
- * - `hang`: takes the envelope, then never answers the message's end.
+ * - `hang`: takes the envelope, then never answers the message's end;
+ * - `auth`: asks for AUTH PLAIN/LOGIN (without TLS here) and takes only `user`/`password`.
  */
 
 export interface ReceivedMail {
@@ -31,7 +32,11 @@ export interface TestRelay {
 }
 
 export type RelayMode =
-  { mode: 'accept' } | { mode: 'refuse'; code?: number } | { mode: 'starttls' } | { mode: 'hang' };
+  | { mode: 'accept' }
+  | { mode: 'refuse'; code?: number }
+  | { mode: 'starttls' }
+  | { mode: 'hang' }
+  | { mode: 'auth'; user: string; password: string };
 
 /** A self-signed certificate for localhost and 127.0.0.1 (openssl, in a temporary folder). */
 export function selfSignedCertificate(): { key: string; cert: string } {
@@ -77,8 +82,18 @@ export async function startRelay(
   const relay = { connections: 0 };
   const hanging: (() => void)[] = [];
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: options.mode === 'starttls' ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    authOptional: options.mode !== 'auth',
+    allowInsecureAuth: options.mode === 'auth',
+    authMethods: ['PLAIN', 'LOGIN'],
+    disabledCommands:
+      options.mode === 'starttls' ? ['AUTH'] : options.mode === 'auth' ? ['STARTTLS'] : ['AUTH', 'STARTTLS'],
+    onAuth(auth, _session, callback) {
+      if (options.mode === 'auth' && auth.username === options.user && auth.password === options.password) {
+        callback(null, { user: auth.username });
+        return;
+      }
+      callback(new Error('5.7.8 Authentication credentials invalid'));
+    },
     ...(options.mode === 'starttls' && tls ? { key: tls.key, cert: tls.cert } : {}),
     logger: false,
     onConnect(_session, callback) {

@@ -3,6 +3,8 @@ import type { Db } from '../../db/types.ts';
 import { ConfigCache } from '../../domain/config-cache.ts';
 import { claimDueMails, enqueueMail } from '../../domain/mail-outbox.ts';
 import { retryDelayMs, startMailSender, type Mailer } from '../../domain/mail-sender.ts';
+import { readSmtp, type SmtpSettings } from '../../config/mail-env.ts';
+import { smtpTransport } from '../../mail/transport.ts';
 import { addInstallation } from '../../../test/helpers/app.ts';
 import { openTestDb, openTestDbPair, usingPostgres } from '../../../test/helpers/db.ts';
 import { outboxRows, testClock, testMailer, type Clock } from '../../../test/helpers/mail.ts';
@@ -180,6 +182,43 @@ describe('the relay', () => {
     expect(row?.last_error).toMatch(
       /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) n’a pas répondu dans les 2 secondes\.$/,
     );
+  });
+
+  it('a relay that asks for credentials: SMTP_USER/SMTP_PASSWORD are used; wrong ones fail without being quoted', async () => {
+    const auth = await relay({ mode: 'auth', user: 'relay-user', password: 'relay-P4ss-word' });
+    const clock = testClock();
+    const [goodId] = await writeMails(clock);
+    const good = startMailSender({
+      db,
+      mailer: {
+        ...testMailer(null),
+        transport: smtpTransport({
+          ...(readSmtp({
+            SMTP_URL: auth.url,
+            SMTP_USER: 'relay-user',
+            SMTP_PASSWORD: 'relay-P4ss-word',
+          }) as SmtpSettings),
+        }),
+      },
+      configs: new ConfigCache(),
+      now: () => clock.now,
+      loop: false,
+    });
+    await good.runOnce();
+    await good.stop();
+    expect((await rowsOf([goodId as string]))[0]?.state).toBe('sent');
+    expect(auth.received).toHaveLength(1);
+
+    const [badId] = await writeMails(clock);
+    const bad = sender(testMailer(`smtp://relay-user:not-the-P4ss@127.0.0.1:${auth.port}`), clock);
+    await bad.runOnce();
+    await bad.stop();
+    const [row] = await rowsOf([badId as string]);
+    expect(row?.state).toBe('failed');
+    expect(row?.last_error).toMatch(
+      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé l’identification \(SMTP_USER, SMTP_PASSWORD\)/,
+    );
+    expect(row?.last_error).not.toContain('not-the-P4ss');
   });
 
   it('without SMTP_URL: kept, readable, « Non envoyé : aucun serveur d’envoi configuré »', async () => {
