@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/types.ts';
 import { FIXTURE_CONFIG } from '../../../test/helpers/app.ts';
 import { connectorCall } from '../../../test/helpers/connector.ts';
-import { openTestDb, usingPostgres } from '../../../test/helpers/db.ts';
+import { openTestDb } from '../../../test/helpers/db.ts';
 import {
   mailHarness,
   mailInstallation,
@@ -34,8 +34,9 @@ afterAll(async () => {
 });
 
 async function harness(relayUrl: string | null, timeoutMs?: number) {
+  // The order test's scripted automate listens on loopback.
   const h = await mailHarness(db, testMailer(relayUrl, { timeoutMs }), undefined, {
-    ...(usingPostgres() ? { automateNetworks: 'loopback' } : {}),
+    automateNetworks: 'loopback',
   });
   harnesses.push(h);
   return h;
