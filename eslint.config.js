@@ -20,7 +20,7 @@ const SERVER_AREAS = readdirSync(new URL(`./${SERVER_SRC}/features`, import.meta
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const inServer = (...paths) => paths.map((path) => `${SERVER_SRC}/${path}`);
-const SERVER_LEAVES = inServer('security', 'time', 'config', 'static', 'network', 'paths.ts');
+const SERVER_LEAVES = inServer('security', 'time', 'config', 'static', 'network', 'mail', 'paths.ts');
 const serverLayers = {
   files: [`${SERVER_SRC}/**/*.ts`],
   plugins: { 'import-x': serverImportX },

@@ -15,12 +15,17 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
 import { apartPolicyFor, type ApartPolicy } from './domain/blobs.ts';
 import { ConfigCache } from './domain/config-cache.ts';
+import type { Mailer } from './domain/mail-sender.ts';
+import type { DriveEnv } from './config/mail-env.ts';
+import { sealKey } from './security/token-box.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { configurationRoutes } from './features/configuration/routes.ts';
 import { connectorRoutes, type ConnectorRoutesOptions } from './features/connector/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
 import { importHistoryRoutes } from './features/import-history/routes.ts';
+import { mailRoutes } from './features/mail/routes.ts';
+import { driveRoutes } from './features/drive/routes.ts';
 import { serverIpRoutes } from './features/server-ip/routes.ts';
 import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import type { SyncOrderSettings } from './features/sync-automate/service.ts';
@@ -75,7 +80,18 @@ export interface AppDeps {
   fairShare?: Partial<FairShareSettings>;
   /** The memory budget of bodies (tests watch it); one of fairShare.bodyBudget otherwise. */
   bodies?: ByteBudget;
+  /** How emails leave (docs/mail.md); none by default (emails stay in the outbox). */
+  mailer?: Mailer;
+  /** The drive providers' OAuth clients (GOOGLE_DRIVE_*, ONEDRIVE_*); none by default. */
+  drive?: DriveEnv;
 }
+
+/** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
+export const NO_MAILER: Mailer = {
+  transport: null,
+  from: 'Console Synchro <synchro@localhost>',
+  publicUrl: 'http://localhost:5000',
+};
 
 // A number means "trust that many proxy hops" (proxy-addr's function form).
 const trustProxyOption = (value: false | number | string) =>
@@ -105,6 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now ?? (() => new Date()),
     configs: new ConfigCache(),
     versionRetention: deps.versionRetention ?? DEFAULT_VERSION_RETENTION,
+    mailer: deps.mailer ?? NO_MAILER,
+    drive: {
+      clients: deps.drive ?? { google: null, onedrive: null },
+      publicUrl: (deps.mailer ?? NO_MAILER).publicUrl,
+      key: sealKey(deps.sessionSecret, 'drive-tokens'),
+    },
     // Loopback is allowed by default for the demo on the embedded database only (its simulator
     // runs on this machine); any other installation needs AUTOMATE_NETWORKS.
     automateAddresses: createAutomateAddressPolicy({
@@ -133,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   debugRoutes(app, ctx);
   importHistoryRoutes(app, ctx);
   transactionLogsRoutes(app, ctx);
+  mailRoutes(app, ctx);
+  driveRoutes(app, ctx);
   connectorRoutes(app, ctx, { rateLimits: deps.connectorRateLimits });
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;

@@ -3,6 +3,8 @@ import type { Db } from './db/types.ts';
 import type { ApartPolicy } from './domain/blobs.ts';
 import type { ByteBudget } from './offload/byte-budget.ts';
 import type { ConfigCache } from './domain/config-cache.ts';
+import type { DriveSettings } from './domain/drive-links.ts';
+import type { Mailer } from './domain/mail-sender.ts';
 import type { AutomateAddressPolicy } from './network/automate-address.ts';
 import type { Offload } from './offload/pool.ts';
 
@@ -28,4 +30,8 @@ export interface AppContext {
   bodies: ByteBudget;
   /** Storage quota of an installation without its own (STORAGE_QUOTA_MB), bytes. */
   storageQuotaBytes: number;
+  /** The relay (null without SMTP_URL), the sender address and the console's public address. */
+  mailer: Mailer;
+  /** The drive providers' OAuth clients, the redirect address, the key tokens are sealed with. */
+  drive: DriveSettings;
 }

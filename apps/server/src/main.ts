@@ -6,6 +6,9 @@ import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
 import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
 import { startDetachedBlobSweep } from './domain/blobs.ts';
+import { ConfigCache } from './domain/config-cache.ts';
+import { startMailSender, type Mailer, type MailSender } from './domain/mail-sender.ts';
+import { smtpTransport } from './mail/transport.ts';
 import { localServerUrl, startDemoAutomate, type DemoAutomate } from './demo/demo-automate.ts';
 import { startLoopDelayReports } from './offload/loop-delay.ts';
 import { createOffloadPool, defaultOffloadThreads } from './offload/pool.ts';
@@ -50,6 +53,11 @@ async function main(): Promise<void> {
   const warming = offload.warm().catch((err: unknown) => {
     say(`Fils de travail non démarrés : ${err instanceof Error ? err.message : String(err)}`);
   });
+  const mailer: Mailer = {
+    transport: env.mail.smtp ? smtpTransport(env.mail.smtp) : null,
+    from: env.mail.from,
+    publicUrl: env.mail.publicUrl,
+  };
   const app = await buildApp({
     db,
     sessionSecret,
@@ -62,6 +70,8 @@ async function main(): Promise<void> {
     versionRetention: env.versionRetention,
     offload,
     fairShare: env.fairShare,
+    mailer,
+    drive: env.drive,
   });
   const blobSweep = startDetachedBlobSweep(
     db,
@@ -84,6 +94,7 @@ async function main(): Promise<void> {
 
   let stopping = false;
   let demoAutomate: DemoAutomate | null = null;
+  let mailSender: MailSender | null = null;
   const stop = async (signal: string) => {
     // Ctrl-C under `npm start` arrives twice (terminal + forwarded by start.mjs): stop once.
     if (stopping) return;
@@ -93,6 +104,8 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await demoAutomate?.stop();
+      // The send under way finishes; what the sender had claimed goes back to the outbox.
+      await mailSender?.stop();
       await app.close();
       loopDelay.stop();
       await blobSweep.stop();
@@ -142,6 +155,19 @@ async function main(): Promise<void> {
     } else {
       say("  ID Client             : affiché lors de la création de l'installation.");
     }
+  }
+  say(
+    mailer.transport
+      ? `Courriels : envoyés par ${mailer.transport.relay} (liens vers ${mailer.publicUrl})`
+      : "Courriels : aucun serveur d'envoi (SMTP_URL) ; ils restent lisibles dans « Courriels envoyés » (Complément)",
+  );
+  if (!stopping) {
+    mailSender = startMailSender({
+      db,
+      mailer,
+      configs: new ConfigCache(),
+      log: (level, message, details) => app.log[level](details ?? {}, message),
+    });
   }
   say('');
   // The demo's automate (embedded database only: its loopback address is allowed there).

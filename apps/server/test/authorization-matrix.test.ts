@@ -7,6 +7,8 @@ import {
   setExpiry,
   suspendInstallation,
 } from '../src/domain/installation-admin.ts';
+import { enqueueMail } from '../src/domain/mail-outbox.ts';
+import { seal, sealKey } from '../src/security/token-box.ts';
 import { createSession } from '../src/domain/sessions.ts';
 import { addInstallation, FIXTURE_CONFIG, signIn, TEST_SESSION_SECRET, testApp } from './helpers/app.ts';
 import { openTestDb } from './helpers/db.ts';
@@ -36,7 +38,7 @@ const ROUTES = await routesOfTheApp();
 const CONSOLE = ROUTES.filter((r) => !isConnectorRoute(r));
 const PROTECTED = CONSOLE.filter((r) => ROUTE_SAMPLES[routeKey(r)]?.kind !== 'public');
 const BY_ID = CONSOLE.filter((r) =>
-  ['record', 'transaction'].includes(ROUTE_SAMPLES[routeKey(r)]?.kind ?? ''),
+  ['record', 'transaction', 'mail'].includes(ROUTE_SAMPLES[routeKey(r)]?.kind ?? ''),
 );
 const OWN = CONSOLE.filter((r) => ROUTE_SAMPLES[routeKey(r)]?.kind === 'own');
 const CONNECTOR = ROUTES.filter(isConnectorRoute);
@@ -50,8 +52,15 @@ const UNAUTHORIZED = 'Vous devez être connecté pour accéder à cette ressourc
 
 let db: Db;
 let app: FastifyInstance;
-const a = { id: '', cookie: '', token: '' };
-const b = { id: '', cookie: '', token: '' };
+const a = { id: '', cookie: '', token: '', mailId: '' };
+const b = { id: '', cookie: '', token: '', mailId: '' };
+
+/** The id of the row a route of one row names, for installation A (`own`) or B. */
+function rowId(route: AppRoute, who: 'A' | 'B'): string {
+  const kind = sampleOf(route).kind;
+  if (kind === 'mail') return who === 'A' ? a.mailId : b.mailId;
+  return `${who === 'A' ? A_MARK : B_MARK}-${kind === 'transaction' ? 'T1' : 'R1'}`;
+}
 
 async function seed(syncId: string, mark: string) {
   const configText = FIXTURE_CONFIG.replace(
@@ -74,14 +83,46 @@ async function seed(syncId: string, mark: string) {
   await insertTransactions(db, installation.id, [
     { ID: `${mark}-T1`, DateHeureTrt: '2025-01-01T10:00:00Z', RefDoc: `${mark}-TREF`, Log: `${mark} trace` },
   ]);
-  return { id: installation.id, token: connectorToken, cookie: await signIn(app, syncId) };
+  const mailId = await db.transaction((tx) =>
+    enqueueMail(tx, {
+      installationId: installation.id,
+      mail: {
+        kind: 'order-refused',
+        facts: {
+          syncId,
+          zone: 'Europe/Paris',
+          type: 'C',
+          outcome: 'refused',
+          retInfo: mark,
+          at: '2025-01-01T10:00:00Z',
+        },
+      },
+      recipients: [`${mark.toLowerCase()}@exemple.fr`],
+      dueAt: new Date('2025-01-01T10:00:00Z'),
+      now: new Date('2025-01-01T10:00:00Z'),
+    }),
+  );
+  // A drive link whose access token is still valid: the connector's route gives it without asking a provider.
+  const key = sealKey(TEST_SESSION_SECRET, 'drive-tokens');
+  await db.query(
+    `INSERT INTO drive_links (installation_id, provider, account, refresh_token, access_token, access_expires_at, connected_at)
+     VALUES ($1, 'google', $2, $3, $4, '2099-01-01T00:00:00Z', now())`,
+    [
+      installation.id,
+      `${mark.toLowerCase()}@exemple.fr`,
+      seal(key, `${mark}-REFRESH`),
+      seal(key, `${mark}-ACCESS`),
+    ],
+  );
+  return { id: installation.id, token: connectorToken, cookie: await signIn(app, syncId), mailId };
 }
 
 beforeAll(async () => {
   db = await openTestDb();
   app = await testApp(db);
-  Object.assign(a, await seed('MATA01', A_MARK));
+  // B first: its outbox email is row 1, an id the malformed list tries on A's behalf.
   Object.assign(b, await seed('MATB01', B_MARK));
+  Object.assign(a, await seed('MATA01', A_MARK));
 });
 afterAll(async () => {
   await app.close();
@@ -150,7 +191,7 @@ describe('console routes without a valid session', () => {
         (await app.inject({ method: 'POST', url: '/api/logout', headers: { cookie: loggedOut } })).statusCode,
       ).toBe(200);
       const before = await snapshot();
-      const url = withId(route.url, sampleOf(route).kind === 'transaction' ? `${A_MARK}-T1` : `${A_MARK}-R1`);
+      const url = withId(route.url, rowId(route, 'A'));
       for (const cookie of [null, 'synchro_session=forged', `synchro_session=${'A'.repeat(43)}`, loggedOut]) {
         const res = await call(route, cookie ? { cookie } : {}, { url });
         expect(res.statusCode, `${cookie}: ${res.body}`).toBe(401);
@@ -200,7 +241,7 @@ describe('console routes with a session the server has ended', () => {
       await setClientId(db, ended.clientId.syncId, `Canary-replaced-${route.method}-${route.url.length}`);
       const ids = Object.values(ended).map((e) => e.id);
       const before = await snapshotAll(db, ids);
-      const own = sampleOf(route).kind === 'transaction' ? `${A_MARK}-T1` : `${A_MARK}-R1`;
+      const own = rowId(route, 'A');
       for (const [what, cookie] of Object.entries(cookies)) {
         const res = await call(route, { cookie }, { url: withId(route.url, own) });
         expect(res.statusCode, `${what}: ${res.body}`).toBe(401);
@@ -241,9 +282,8 @@ describe('console routes of one row, with another installation’s session or an
   it.each(BY_ID.map((r) => [name(r), r] as const))(
     '%s: 404 in French for B’s id, unknown and malformed ids; nothing changed',
     async (_n, route) => {
-      const isTx = sampleOf(route).kind === 'transaction';
       const before = await snapshot();
-      for (const id of FOREIGN_OR_MALFORMED(`${B_MARK}-${isTx ? 'T1' : 'R1'}`)) {
+      for (const id of FOREIGN_OR_MALFORMED(rowId(route, 'B'))) {
         const url = route.url.replace(/:[A-Za-z]+/, id);
         const res = await call(route, { cookie: a.cookie }, { url });
         expect(res.statusCode, `${id.slice(0, 40)}: ${res.body.slice(0, 200)}`).toBe(404);
@@ -273,8 +313,7 @@ describe('console routes of one row, with another installation’s session or an
   it.each(BY_ID.map((r) => [name(r), r] as const))(
     '%s: A reaches its own row (the control)',
     async (_n, route) => {
-      const own = sampleOf(route).kind === 'transaction' ? `${A_MARK}-T1` : `${A_MARK}-R1`;
-      const res = await call(route, { cookie: a.cookie }, { url: withId(route.url, own) });
+      const res = await call(route, { cookie: a.cookie }, { url: withId(route.url, rowId(route, 'A')) });
       expect(res.statusCode, res.body).toBe(200);
     },
   );

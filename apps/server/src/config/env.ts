@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { readDriveEnv, readMailEnv, type DriveEnv, type MailEnv } from './mail-env.ts';
 
 /** Everything the server and the admin command read from the environment (docs/server.md). */
 export interface ServerEnv {
@@ -29,6 +30,10 @@ export interface ServerEnv {
   fairShare: FairShareSettings;
   /** Event-loop delay reported in the logs every… (LOOP_DELAY_REPORT_SECONDS, default 60). */
   loopDelayReportMs: number;
+  /** SMTP_URL, SMTP_USER, SMTP_PASSWORD, SMTP_CA_FILE, MAIL_FROM, PUBLIC_URL (config/mail-env.ts). */
+  mail: MailEnv;
+  /** GOOGLE_DRIVE_* and ONEDRIVE_*: the drive providers' OAuth clients (config/mail-env.ts). */
+  drive: DriveEnv;
 }
 
 /** OFFLOAD_THREADS, BODY_BUDGET_MB, BODY_BUDGET_PER_INSTALLATION_MB, STORAGE_QUOTA_MB. */
@@ -178,5 +183,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     versionRetention: readVersionRetention(env),
     fairShare: readFairShare(env),
     loopDelayReportMs: positiveInteger(env, 'LOOP_DELAY_REPORT_SECONDS', 60) * 1000,
+    mail: readMailEnv(env, port),
+    drive: readDriveEnv(env),
   };
 }

@@ -63,11 +63,13 @@ export const isConnectorRoute = (r: AppRoute) => r.url.startsWith('/api/connecto
 /**
  * - `public`: no session needed (login, logout);
  * - `own`: the signed-in installation's own data, no id in the path;
- * - `record` / `transaction`: one row of the signed-in installation, named by `:id`;
+ * - `record` / `transaction` / `mail`: one row of the signed-in installation (an import record, a
+ *   transaction, an outbox email), named by `:id`;
  * - `connector`: the connector API (the token names the installation);
  * - `connector-record`: the connector API, one record named in the path.
  */
-export type RouteKind = 'public' | 'own' | 'record' | 'transaction' | 'connector' | 'connector-record';
+export type RouteKind =
+  'public' | 'own' | 'record' | 'transaction' | 'mail' | 'connector' | 'connector-record';
 
 export interface SampleContext {
   /** `data` of a GET of the signed-in installation's view (console routes). */
@@ -162,6 +164,13 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'GET /api/sync-history/:id/file': { kind: 'record' },
   'GET /api/sync-history/:id/log': { kind: 'record' },
   'GET /api/transaction-logs/:id': { kind: 'transaction' },
+  'POST /api/mail/test-report': { kind: 'own', body: () => ({ mailDestinataire: 'admin@exemple.fr' }) },
+  'GET /api/mail/outbox': { kind: 'own' },
+  'GET /api/mail/outbox/:id': { kind: 'mail' },
+  'GET /api/drive': { kind: 'own' },
+  'POST /api/drive/connect': { kind: 'own', body: () => ({ provider: 'google' }) },
+  'POST /api/drive/disconnect': { kind: 'own' },
+  'GET /api/drive/callback': { kind: 'own', query: '?state=unknown&code=unknown' },
   'POST /api/connector/v1/automate': {
     kind: 'connector',
     body: () => ({ port: 8085, version: '6.11.23.9', machineName: 'SRV-ERP', ip: '8.8.4.4' }),
@@ -189,6 +198,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
     }),
   },
   'GET /api/connector/v1/import-records/queue': { kind: 'connector', query: '?limit=5' },
+  'GET /api/connector/v1/drive/access-token': { kind: 'connector' },
   'POST /api/connector/v1/import-records/:IDInterne/result': {
     kind: 'connector-record',
     body: () => ({ Etat: 1, Log: 'Devis créé' }),
@@ -236,6 +246,10 @@ const TABLES: Record<string, string> = {
   audit_log: 'SELECT t.* FROM audit_log t WHERE t.installation_id IS NOT DISTINCT FROM $1',
   automate_registrations: 'SELECT t.* FROM automate_registrations t WHERE t.installation_id = $1',
   sync_orders: 'SELECT t.* FROM sync_orders t WHERE t.installation_id = $1',
+  mail_outbox: 'SELECT t.* FROM mail_outbox t WHERE t.installation_id = $1',
+  mail_state: 'SELECT t.* FROM mail_state t WHERE t.installation_id = $1',
+  drive_links: 'SELECT t.* FROM drive_links t WHERE t.installation_id = $1',
+  drive_authorizations: 'SELECT t.* FROM drive_authorizations t WHERE t.installation_id = $1',
 };
 
 /** A digest of every stored row of one installation (null: the rows of no installation). */

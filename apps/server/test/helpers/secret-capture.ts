@@ -17,7 +17,13 @@ import { afterAll, expect } from 'vitest';
  * ALLOWED below.
  */
 
-export type SecretKind = 'client-id' | 'connector-token' | 'session-token' | 'config-secret';
+export type SecretKind =
+  | 'client-id'
+  | 'connector-token'
+  | 'session-token'
+  | 'config-secret'
+  | 'oauth-refresh-token'
+  | 'oauth-access-token';
 
 /** Routes that give a secret back by design (docs/connector-api.md, docs/security.md). */
 export const ALLOWED: readonly { route: string; kind: SecretKind; where: 'body' | 'set-cookie' }[] = [
@@ -25,6 +31,8 @@ export const ALLOWED: readonly { route: string; kind: SecretKind; where: 'body' 
   { route: 'GET /api/connector/v1/configuration', kind: 'config-secret', where: 'body' },
   // The session cookie is set by the sign-in.
   { route: 'POST /api/login', kind: 'session-token', where: 'set-cookie' },
+  // The connector gets the drive's short-lived access token (never the refresh token).
+  { route: 'GET /api/connector/v1/drive/access-token', kind: 'oauth-access-token', where: 'body' },
 ];
 
 export interface Finding {

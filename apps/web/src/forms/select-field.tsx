@@ -10,12 +10,14 @@ export interface SelectFieldProps extends Pick<
   className?: string;
   /** Something beside the select (e.g. a button), kept on its row. */
   aside?: ReactNode;
+  /** A line under the select, tied to it. */
+  hint?: ReactNode;
 }
 
 /** A labelled select of a settings screen, named by its label then its value. */
-export function SelectField({ label, className, aside, ...select }: SelectFieldProps) {
+export function SelectField({ label, className, aside, hint, ...select }: SelectFieldProps) {
   return (
-    <FormField label={label} className={className} aside={aside}>
+    <FormField label={label} className={className} aside={aside} hint={hint}>
       {({ id, labelId, ...aria }) => (
         <OptionsSelect id={id} aria-labelledby={`${labelId} ${id}`} {...aria} {...select} />
       )}

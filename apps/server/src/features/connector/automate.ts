@@ -1,6 +1,9 @@
 import type { TAutomateReport, TAutomateReportAnswer } from '@synchro/contracts';
 import type { Db } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
+import { AUTOMATE_OFFLINE_AFTER_MS } from '../../domain/automate-registrations.ts';
+import type { ConfigCache } from '../../domain/config-cache.ts';
+import { enqueueAutomateBack } from '../../domain/mail-rules.ts';
 import type { Installation } from '../../domain/installations.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AutomateAddressPolicy } from '../../network/automate-address.ts';
@@ -11,6 +14,8 @@ export interface AutomateReportRequest {
   /** The request's source address (the forwarded one behind a trusted proxy). */
   sourceAddress: string;
   now: Date;
+  /** The configurations, for the emails' settings. */
+  configs: ConfigCache;
 }
 
 interface RegistrationRow {
@@ -25,7 +30,8 @@ interface RegistrationRow {
  * POST /api/connector/v1/automate: the automate's report. Its address is the body's `ip`, else
  * the request's source address; an address the policy refuses is answered 400 `address-refused`
  * and nothing is written. Otherwise the newest report replaces the stored one (with its time);
- * a new address, port or version is audited (a heartbeat that changes nothing is not).
+ * a new address, port or version is audited (a heartbeat that changes nothing is not). A report
+ * after more than 24 h of silence writes the « de nouveau en ligne » email (docs/mail.md).
  */
 export async function registerAutomate(
   db: Db,
@@ -75,6 +81,8 @@ export async function registerAutomate(
         },
       });
     }
+    if (previous && now.getTime() - previous.reportedAt.getTime() > AUTOMATE_OFFLINE_AFTER_MS)
+      await enqueueAutomateBack(tx, installation, req.configs, previous, now);
     return { ip: row.ip, port: row.port, registeredAt: row.reportedAt.toISOString() };
   });
 }

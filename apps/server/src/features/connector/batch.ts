@@ -41,7 +41,10 @@ export interface BatchSteps<R> {
    * may be a named, prepared one (a handful of texts per connection, planned once).
    */
   write: (tx: Queryable, rows: R[], standard: boolean) => Promise<number>;
-  /** Last step of the transaction, once every row is written (values written apart: attached). */
+  /**
+   * Last step of the transaction, once every row is written: values written apart attached, the
+   * emails the batch causes (domain/mail-*.ts).
+   */
   finish?: (tx: Queryable) => Promise<void>;
 }
 
@@ -184,6 +187,8 @@ export interface BatchKind<R> {
   apartCandidates: (rows: readonly R[]) => ApartCandidate[];
   /** The values of a row that went apart. */
   blobsOf: (row: R) => string[];
+  /** Last step of the batch's transaction (the emails its rows cause: domain/mail-rules.ts). */
+  finish?: (tx: Queryable) => Promise<void>;
 }
 
 /**
@@ -210,6 +215,7 @@ export async function ingestBatch<R>(
       for (const row of inserted) kept.push(...kind.blobsOf(row));
       return inserted.length;
     },
+    ...(kind.finish ? { finish: kind.finish } : {}),
   };
   if (body.byteLength < OFFLOAD_MIN_BYTES) {
     const items = kind.itemsOf(body);
@@ -226,6 +232,7 @@ export async function ingestBatch<R>(
       finish: async (tx) => {
         await attachBlobs(tx, kept);
         await deleteBlobs(tx, apart);
+        await kind.finish?.(tx);
       },
     });
   } catch (err) {

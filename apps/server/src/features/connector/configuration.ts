@@ -11,6 +11,7 @@ import {
   writeNewVersion,
 } from '../../domain/configurations.ts';
 import type { Installation } from '../../domain/installations.ts';
+import { enqueueSyncReported } from '../../domain/mail-rules.ts';
 import { AppError } from '../../http/errors.ts';
 import { connectorInvalid } from '../../http/validate.ts';
 
@@ -64,7 +65,8 @@ function patchFailure(err: ConfigXmlError): AppError {
  * compare-and-swap as the console's saves: in one transaction the configuration row is locked,
  * the connector's parts are spliced into the newest text (`editConnectorParts`: only Info,
  * DerSynchro, source statuses and Data change), and the result is the next version (author
- * `connector`), audited without values. A patch that changes nothing writes no version.
+ * `connector`), audited without values. A patch that changes nothing writes no version. A new
+ * last sync writes its emails (sync report, import) in the same transaction (docs/mail.md).
  */
 export async function writeConnectorParts(
   db: Db,
@@ -72,6 +74,7 @@ export async function writeConnectorParts(
   patch: TConnectorConfigPatch,
   address: string,
   retention: VersionRetention,
+  now: Date,
 ): Promise<TConnectorConfigPatchAnswer> {
   const parts = partsOf(patch);
   return db.transaction(async (tx) => {
@@ -102,6 +105,7 @@ export async function writeConnectorParts(
       address,
       details: { parts, fromVersion: current.version, version },
     });
+    await enqueueSyncReported(tx, installation, doc, patch, text, now);
     return { version };
   });
 }

@@ -19,6 +19,12 @@ import {
   writeApart,
   type ApartCandidate,
 } from '../../domain/blobs.ts';
+import {
+  enqueueArrivals,
+  noArrivals,
+  type Arrivals,
+  type MailInstallation,
+} from '../../domain/mail-rules.ts';
 import { AppError } from '../../http/errors.ts';
 import { parseJsonBytes } from '../../http/json-body.ts';
 import { parseConnectorOr400 } from '../../http/validate.ts';
@@ -57,6 +63,22 @@ function insertRecordsStatement(count: number): string {
   VALUES ${valuesList(count, 2, RECORD_VALUES)}
   ON CONFLICT (installation_id, id_interne) DO NOTHING
   RETURNING id, id_interne AS "idInterne"`;
+}
+
+/** The emails' view of a record (docs/mail.md). */
+const recordItem = (r: Pick<RecordRow, 'idInterne' | 'refDoc' | 'typeEnreg' | 'dateHeure'>) => ({
+  id: r.idInterne,
+  ref: r.refDoc,
+  type: r.typeEnreg,
+  at: r.dateHeure.toISOString(),
+});
+
+/** The records inserted that arrive imported (1) or rejected (-1) join `arrivals` (their emails). */
+function noteArrivals(inserted: readonly RecordRow[], arrivals: Arrivals): void {
+  for (const r of inserted) {
+    if (r.etat === 1) arrivals.imported.push(recordItem(r));
+    else if (r.etat === -1) arrivals.rejected.push(recordItem(r));
+  }
 }
 
 /** One multi-row statement for the records of a chunk, one for their files; the rows inserted. */
@@ -124,24 +146,32 @@ function apartCandidates(rows: readonly RecordRow[]): ApartCandidate[] {
 
 /**
  * POST /api/connector/v1/import-records: all or nothing (ingestBatch); a record already stored,
- * or earlier in the same batch, is left as it is and counted as a duplicate.
+ * or earlier in the same batch, is left as it is and counted as a duplicate. The new records
+ * imported or in error write their emails in the same transaction.
  */
 export async function ingestRecords(
   ctx: AppContext,
-  installationId: string,
+  installation: MailInstallation,
   body: Uint8Array,
   zone: string,
   now: Date,
 ): Promise<TConnectorBatchAnswer> {
+  const installationId = installation.id;
+  const arrivals = noArrivals();
   return ingestBatch(ctx, installationId, body, zone, {
     chunkSize: RECORDS_PER_STATEMENT,
     idOf: (r) => r.idInterne,
     itemsOf: (bytes) => parseConnectorOr400(ZImportRecordsEnvelope, parseJsonBytes(bytes)).records,
     prepare: (slice, offset, issues) => prepareRecords(slice, zone, offset, issues),
     task: checkRecordsTask,
-    write: (tx, rows, standard) => writeRecords(tx, installationId, rows, now, standard),
+    write: async (tx, rows, standard) => {
+      const inserted = await writeRecords(tx, installationId, rows, now, standard);
+      noteArrivals(inserted, arrivals);
+      return inserted;
+    },
     apartCandidates,
     blobsOf,
+    finish: (tx) => enqueueArrivals(tx, installation, ctx.configs, arrivals, now),
   });
 }
 
@@ -248,12 +278,13 @@ export function unknownRecord(idInterne: string): AppError {
  */
 export async function applyResult(
   ctx: AppContext,
-  installationId: string,
+  installation: MailInstallation,
   idInterne: string,
   body: Uint8Array,
   now: Date,
 ): Promise<TImportResultAnswer> {
   const { db } = ctx;
+  const installationId = installation.id;
   const result = await runOnBody(ctx.offload, checkResultTask, { body });
   const file = fileRow(result.Fichier);
   let log = result.Log ?? null;
@@ -270,14 +301,29 @@ export async function applyResult(
   const apart = await writeApart(db, installationId, ctx.apart, candidates);
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx.query<{ id: string }>(
-        `UPDATE import_records SET etat = $3, log = coalesce($4, log),
-           log_blob = CASE WHEN $4::text IS NULL THEN log_blob ELSE $5::bigint END,
-           has_file = has_file OR $6, updated_at = $7
-         WHERE installation_id = $1 AND id_interne = $2 RETURNING id`,
+      const [row] = await tx.query<{
+        id: string;
+        previous: number;
+        refDoc: string;
+        typeEnreg: string;
+        dateHeure: Date;
+      }>(
+        `WITH old AS (SELECT id, etat FROM import_records WHERE installation_id = $1 AND id_interne = $2 FOR UPDATE)
+         UPDATE import_records r SET etat = $3, log = coalesce($4, r.log),
+           log_blob = CASE WHEN $4::text IS NULL THEN r.log_blob ELSE $5::bigint END,
+           has_file = r.has_file OR $6, updated_at = $7
+         FROM old WHERE r.id = old.id
+         RETURNING r.id, old.etat AS previous, r.ref_doc AS "refDoc", r.type_enreg AS "typeEnreg",
+           r.date_heure AS "dateHeure"`,
         [installationId, idInterne, result.Etat, log, logBlob, file !== null, now],
       );
       if (!row) throw unknownRecord(idInterne);
+      if (row.previous !== result.Etat) {
+        const arrivals = noArrivals();
+        const item = recordItem({ ...row, idInterne });
+        (result.Etat === 1 ? arrivals.imported : arrivals.rejected).push(item);
+        await enqueueArrivals(tx, installation, ctx.configs, arrivals, now);
+      }
       if (file) {
         await tx.query(
           `INSERT INTO import_record_files (record_id, installation_id, name, size, content, content_blob)

@@ -15,7 +15,8 @@ export type ConnectorBucket =
   | 'import-records'
   | 'import-queue'
   | 'import-result'
-  | 'transactions';
+  | 'transactions'
+  | 'drive-token';
 
 /** Requests per installation in one window, for each route group. */
 export type ConnectorRateLimits = Record<ConnectorBucket, number>;
@@ -37,6 +38,8 @@ export const DEFAULT_RATE_LIMITS: ConnectorRateLimits = {
   'import-queue': 600,
   'import-result': 6000,
   transactions: 3000,
+  /** A token lasts an hour and is given again while it has 5 minutes left. */
+  'drive-token': 120,
 };
 
 /** Largest request bodies, in bytes (a 413 beyond). */

@@ -1,16 +1,19 @@
 import {
+  DRIVE_PATHS,
   ZAutomateReport,
   ZImportQueueQuery,
   ZImportRecordIdParam,
   type TAutomateReportAnswer,
   type TConnectorBatchAnswer,
   type TConnectorConfigPatchAnswer,
+  type TDriveAccessTokenAnswer,
   type TImportQueueAnswer,
   type TImportResultAnswer,
 } from '@synchro/contracts';
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { ensureStorageRoom } from '../../domain/storage.ts';
+import { accessTokenFor } from '../../domain/drive-links.ts';
 import { connectorTimeZone } from '../../domain/time-zone.ts';
 import { holdBody } from '../../http/body-budget.ts';
 import { installRawJsonBodies, parseJsonBytes } from '../../http/json-body.ts';
@@ -95,6 +98,7 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
         report,
         sourceAddress: request.ip,
         now: ctx.now(),
+        configs: ctx.configs,
       });
     },
   );
@@ -119,6 +123,7 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
         patch,
         request.ip,
         ctx.versionRetention,
+        ctx.now(),
       );
     },
   );
@@ -130,7 +135,7 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
       await ensureRoom(request);
       const zone = await zoneOf(request);
       const { installation } = connectorCaller(request);
-      return ingestRecords(ctx, installation.id, bodyBytes(request), zone, ctx.now());
+      return ingestRecords(ctx, installation, bodyBytes(request), zone, ctx.now());
     },
   );
 
@@ -151,7 +156,7 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
       const { IDInterne } = parseConnectorOr400(ZImportRecordIdParam, request.params);
       await ensureRoom(request);
       const { installation } = connectorCaller(request);
-      return applyResult(ctx, installation.id, IDInterne, bodyBytes(request), ctx.now());
+      return applyResult(ctx, installation, IDInterne, bodyBytes(request), ctx.now());
     },
   );
 
@@ -162,7 +167,25 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
       await ensureRoom(request);
       const zone = await zoneOf(request);
       const { installation } = connectorCaller(request);
-      return ingestTransactions(ctx, installation.id, bodyBytes(request), zone, ctx.now());
+      return ingestTransactions(ctx, installation, bodyBytes(request), zone, ctx.now());
+    },
+  );
+
+  app.get(
+    DRIVE_PATHS.accessToken,
+    route('drive-token', BODY_LIMITS.none),
+    async (request, reply): Promise<TDriveAccessTokenAnswer> => {
+      const now = ctx.now();
+      const token = await accessTokenFor(ctx.db, ctx.drive, connectorCaller(request).installation.id, now);
+      void reply.header('Cache-Control', 'no-store');
+      return {
+        Type_Drive: token.provider,
+        Compte: token.account,
+        access_token: token.accessToken,
+        token_type: 'Bearer',
+        expires_in: Math.max(0, Math.floor((token.expiresAt.getTime() - now.getTime()) / 1000)),
+        expires_at: token.expiresAt.toISOString(),
+      };
     },
   );
 }

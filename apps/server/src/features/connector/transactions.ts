@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { valuesList } from '../../db/multi-row.ts';
 import type { Queryable } from '../../db/types.ts';
 import { LOG_HEAD_CHARS, logHead } from '../../domain/blobs.ts';
+import { enqueueArrivals, noArrivals, type MailInstallation } from '../../domain/mail-rules.ts';
 import { parseJsonBytes } from '../../http/json-body.ts';
 import { parseConnectorOr400 } from '../../http/validate.ts';
 import { ingestBatch } from './batch.ts';
@@ -58,15 +59,18 @@ async function writeTransactions(
 
 /**
  * POST /api/connector/v1/transactions: all or nothing (ingestBatch); a transaction already
- * stored, or earlier in the same batch, is left as it is and counted as a duplicate.
+ * stored, or earlier in the same batch, is left as it is and counted as a duplicate. The new
+ * transactions in error write their emails in the same transaction (docs/mail.md).
  */
 export async function ingestTransactions(
   ctx: AppContext,
-  installationId: string,
+  installation: MailInstallation,
   body: Uint8Array,
   zone: string,
   now: Date,
 ): Promise<TConnectorBatchAnswer> {
+  const installationId = installation.id;
+  const arrivals = noArrivals();
   return ingestBatch(ctx, installationId, body, zone, {
     chunkSize: TRANSACTIONS_PER_STATEMENT,
     idOf: (r) => r.txId,
@@ -74,8 +78,19 @@ export async function ingestTransactions(
     prepare: (slice, offset, issues) => prepareTransactions(slice, zone, offset, issues),
     task: checkTransactionsTask,
     write: async (tx, rows, standard) => {
-      const inserted = new Set(await writeTransactions(tx, installationId, rows, now, standard));
-      return rows.filter((r) => inserted.has(r.txId));
+      const ids = new Set(await writeTransactions(tx, installationId, rows, now, standard));
+      const inserted = rows.filter((r) => ids.has(r.txId));
+      for (const r of inserted) {
+        if (r.err !== 1) continue;
+        arrivals.failedTransactions.push({
+          id: r.txId,
+          ref: r.refDoc,
+          typeDoc: r.typeDoc,
+          terminal: r.libelleTablette || r.idTablette,
+          at: r.dateHeureTrt.toISOString(),
+        });
+      }
+      return inserted;
     },
     apartCandidates: (rows) =>
       rows
@@ -85,5 +100,6 @@ export async function ingestTransactions(
           return { text, moved: (id: string) => ((row.log = logHead(text)), (row.logBlob = id)) };
         }),
     blobsOf: (row) => (row.logBlob === null ? [] : [row.logBlob]),
+    finish: (tx) => enqueueArrivals(tx, installation, ctx.configs, arrivals, now),
   });
 }

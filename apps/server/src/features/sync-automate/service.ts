@@ -19,6 +19,7 @@ import {
 } from '../../domain/automate-registrations.ts';
 import { documentOr422 } from '../../domain/config-reading.ts';
 import type { Installation } from '../../domain/installations.ts';
+import { enqueueOrderRefused } from '../../domain/mail-rules.ts';
 import { connectorTimeZone } from '../../domain/time-zone.ts';
 import { displayTime } from '../../time/display-clock.ts';
 import {
@@ -185,6 +186,7 @@ export async function requestSync(
 
   let stored: StoredOutcome = 'error';
   let retSync: 0 | 1 = 0;
+  let retInfo = '';
   try {
     // Counted while this order holds the in-flight place: no other order of the installation can
     // be claimed meanwhile, so the count is exact across processes.
@@ -215,9 +217,15 @@ export async function requestSync(
     const answer = interpret(exchange, hostPort, settings);
     stored = answer.outcome;
     retSync = answer.retSync;
+    retInfo = answer.retInfo;
     const shown = warning ? { ...answer, retInfo: `${warning}\n\n${answer.retInfo}` } : answer;
     return await reply(shown, { ...details, orderId, durationMs: Date.now() - started });
   } finally {
-    await finishOrder(ctx.db, orderId, stored, retSync, ctx.now());
+    // An order that did not go through writes its email (NotifInf) with its outcome.
+    await ctx.db.transaction(async (tx) => {
+      const at = ctx.now();
+      await finishOrder(tx, orderId, stored, retSync, at);
+      await enqueueOrderRefused(tx, installation, ctx.configs, { type, outcome: stored, retInfo }, at);
+    });
   }
 }

@@ -22,8 +22,24 @@ export interface ListPosition {
 export const NO_FILTERS: ListFilters = { day: null, search: '', errorOnly: false };
 export const FIRST_PAGE: ListPosition = { page: 1, cursor: null };
 
+/**
+ * The filters an address asks for: `?search=REF&errors=1&day=2026-03-02` (the links of the
+ * console's emails, docs/mail.md); none otherwise.
+ */
+export function filtersOfAddress(search: string): ListFilters {
+  const params = new URLSearchParams(search);
+  const day = params.get('day');
+  return {
+    day: day !== null && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null,
+    search: (params.get('search') ?? '').trim().slice(0, 100),
+    errorOnly: params.get('errors') === '1',
+  };
+}
+
 export function useListState() {
-  const [filters, setFilters] = useState<ListFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<ListFilters>(() =>
+    typeof window === 'undefined' ? NO_FILTERS : filtersOfAddress(window.location.search),
+  );
   const [position, setPosition] = useState<ListPosition>(FIRST_PAGE);
 
   const changeFilters = useCallback((patch: Partial<ListFilters>) => {

@@ -37,18 +37,17 @@ export const toComplementView = (form: ComplementForm): TComplementView => ({
   scriptComplementaire: form.scriptComplementaire.replace(/\r\n?/g, '\n'),
 });
 
-const EMAIL = /^[^\s@;,]+@[^\s@;,.]+(\.[^\s@;,.]+)+$/;
-
-/** Empty, or one or more addresses separated by ';' or ','. */
-export function isValidEmailList(value: string): boolean {
-  const text = value.trim();
-  if (text === '') return true;
-  return text
-    .split(/[;,]/)
-    .map((a) => a.trim())
-    .every((a) => EMAIL.test(a));
-}
-
 export const EMAIL_ERROR =
   'Adresse e-mail invalide\u00a0: saisissez une adresse de la forme nom@entreprise.fr.';
 export const EMAIL_HINT = 'Une ou plusieurs adresses, séparées par un point-virgule.';
+
+/** What each box sends (docs/mail.md, What is sent), said beside it. */
+export const MAIL_RULES = {
+  envoyerRapport:
+    'Dans la minute qui suit chaque synchronisation signalée par le connecteur\u00a0: type, date, durée, nombre d’enregistrements, vitesse, volume, erreurs avec leurs références, lien vers la console.',
+  notifErr:
+    'Enregistrements et transactions arrivés en erreur, regroupés\u00a0: un premier courriel dans la minute qui suit la première erreur, puis au plus un par quart d’heure, chacun listant ce qui est arrivé depuis.',
+  notifImp: 'Après chaque import des saisies\u00a0: les saisies importées et celles rejetées.',
+  notifInf:
+    'Service d’automate silencieux depuis 24\u00a0heures, puis de nouveau en ligne\u00a0; demande de synchronisation refusée ou restée sans réponse.',
+} as const;

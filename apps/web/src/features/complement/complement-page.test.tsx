@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { TComplementResponse } from '@synchro/contracts';
+import {
+  isValidEmailList,
+  type TComplementResponse,
+  type TDriveStatus,
+  type TOutboxList,
+} from '@synchro/contracts';
 import { SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
 import { demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
-import { EMAIL_ERROR, isValidEmailList } from './complement-form.ts';
+import { EMAIL_ERROR, MAIL_RULES } from './complement-form.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -28,10 +33,19 @@ const view: TComplementResponse = {
   },
 };
 
+const noDrive: TDriveStatus = { configured: { google: true, onedrive: false }, link: null };
+const emptyOutbox: TOutboxList = {
+  mails: [],
+  relayConfigured: true,
+  displayTimeZone: { zone: 'Europe/Paris', offsetMinutes: 60 },
+};
+
 function show(extra: Record<string, Handler> = {}) {
   const fetchMock = mockApi({
     'GET /api/user': () => json(demoUser),
     'GET /api/config/complement': () => json(view),
+    'GET /api/drive': () => json(noDrive),
+    'GET /api/mail/outbox': () => json(emptyOutbox),
     ...extra,
   });
   renderApp('/complement');
@@ -74,11 +88,18 @@ describe('Complément', () => {
     expect(script).toHaveValue('SET A=1\nSET B=2');
     expect(script).toHaveAttribute('rows', '10');
     expect(script).toHaveClass('font-mono');
-    for (const name of ['Connecter', 'Test rapport']) {
-      const button = screen.getByRole('button', { name });
-      expect(button).toHaveAttribute('aria-disabled', 'true');
-      expect(button).toHaveAccessibleDescription('Bientôt disponible');
-    }
+    // Each box says what it sends.
+    expect(screen.getByRole('checkbox', { name: 'Notification Erreur' })).toHaveAccessibleDescription(
+      MAIL_RULES.notifErr,
+    );
+    expect(
+      screen.getByRole('checkbox', { name: 'Envoyer un rapport de synchro par mail' }),
+    ).toHaveAccessibleDescription(MAIL_RULES.envoyerRapport);
+    expect(screen.getByRole('button', { name: 'Connecter' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Test rapport' })).toBeEnabled();
+    expect(await screen.findByText('Non connecté.')).toBeVisible();
+    expect(screen.getByText('Aucun courriel pour l’instant.')).toBeVisible();
+    expect(screen.queryByText(/Bientôt disponible/)).not.toBeInTheDocument();
   });
 
   it('saves the exact payload with If-Match, then clears the unsaved flag', async () => {
@@ -181,5 +202,116 @@ describe('Complément: the geocoding key', () => {
     await user.click(screen.getByRole('button', { name: 'Valider' }));
     await waitFor(() => expect(posts(fetchMock)).toHaveLength(2));
     expect(body(1).googleApiKey).toBe('');
+  });
+});
+
+describe('Complément: « Test rapport »', () => {
+  it('sends the address of the field (saved or not) and says what happened', async () => {
+    const user = userEvent.setup();
+    const bodies: unknown[] = [];
+    let answer = { outcome: 'sent', message: 'Rapport de test envoyé à typed@exemple.fr', mailId: '7' };
+    show({
+      'POST /api/mail/test-report': (init) => {
+        bodies.push(JSON.parse(String(init.body)));
+        return json(answer);
+      },
+    });
+    const email = await screen.findByLabelText('Notification par email');
+    await user.clear(email);
+    await user.type(email, 'typed@exemple.fr');
+    await user.click(screen.getByRole('button', { name: 'Test rapport' }));
+    expect(
+      (await screen.findAllByText('Rapport de test envoyé à typed@exemple.fr', { exact: true }))[0],
+    ).toBeVisible();
+    expect(bodies).toEqual([{ mailDestinataire: 'typed@exemple.fr' }]);
+
+    answer = {
+      outcome: 'not-configured',
+      message: 'Aucun serveur d’envoi configuré (SMTP_URL)',
+      mailId: '8',
+    };
+    await user.click(screen.getByRole('button', { name: 'Test rapport' }));
+    expect(
+      (await screen.findAllByText('Aucun serveur d’envoi configuré (SMTP_URL)', { exact: true }))[0],
+    ).toBeVisible();
+  });
+
+  it('an invalid address is shown at the field and nothing is sent', async () => {
+    const user = userEvent.setup();
+    const fetchMock = show({ 'POST /api/mail/test-report': () => json({}) });
+    const email = await screen.findByLabelText('Notification par email');
+    await user.clear(email);
+    await user.type(email, 'pas-une-adresse');
+    await user.click(screen.getByRole('button', { name: 'Test rapport' }));
+    expect(email).toHaveFocus();
+    expect(email).toHaveAccessibleDescription(expect.stringContaining(EMAIL_ERROR));
+    expect(posts(fetchMock)).toHaveLength(0);
+  });
+});
+
+describe('Complément: the drive link', () => {
+  it('connected: « Connecté : compte … » and « Déconnecter »', async () => {
+    const user = userEvent.setup();
+    const connected: TDriveStatus = {
+      configured: { google: true, onedrive: false },
+      link: {
+        provider: 'google',
+        account: 'ged@exemple.fr',
+        state: 'connected',
+        connectedAt: '2026-03-02T09:00:00Z',
+      },
+    };
+    show({
+      'GET /api/drive': () => json(connected),
+      'POST /api/drive/disconnect': () => json(noDrive),
+    });
+    expect(await screen.findByText('Connecté : compte ged@exemple.fr (Google Drive)')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Déconnecter' }));
+    expect((await screen.findAllByText('Drive déconnecté.', { exact: true }))[0]).toBeVisible();
+    expect(await screen.findByRole('button', { name: 'Connecter' })).toBeVisible();
+  });
+
+  it('a provider this server cannot connect: the button says why', async () => {
+    const user = userEvent.setup();
+    const fetchMock = show({
+      'GET /api/drive': () => json({ ...noDrive, configured: { google: false, onedrive: false } }),
+    });
+    expect(await screen.findByText('Connexion au Drive non configurée sur ce serveur')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Connecter' }));
+    expect(
+      (await screen.findAllByText('Connexion au Drive non configurée sur ce serveur', { exact: true }))
+        .length,
+    ).toBeGreaterThan(1);
+    expect(posts(fetchMock)).toHaveLength(0);
+  });
+});
+
+describe('Complément: « Courriels envoyés »', () => {
+  it('lists the emails with their state, and shows one as it was sent', async () => {
+    const user = userEvent.setup();
+    const mail = {
+      id: '3',
+      kind: 'test' as const,
+      state: 'unconfigured' as const,
+      recipients: 'admin@exemple.fr',
+      subject: 'Rapport de test DEMOA001',
+      createdAt: '2026-03-02T09:00:00Z',
+      dueAt: '2026-03-02T09:00:00Z',
+      sentAt: null,
+      attempts: 1,
+      lastError: 'Non envoyé : aucun serveur d’envoi configuré (SMTP_URL).',
+    };
+    show({
+      'GET /api/mail/outbox': () => json({ ...emptyOutbox, relayConfigured: false, mails: [mail] }),
+      'GET /api/mail/outbox/3': () => json({ ...mail, text: 'Rapport de test\n', html: '<p>Rapport</p>' }),
+    });
+    expect(await screen.findByText('Rapport de test DEMOA001')).toBeVisible();
+    // Text matchers see U+00A0 as a space (the DOM text is normalised, the matcher is not).
+    expect(screen.getByText('Non envoyé : aucun serveur d’envoi configuré')).toBeVisible();
+    expect(screen.getByText('Aucun serveur d’envoi configuré')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: /^Voir le courriel Rapport de test DEMOA001/ }));
+    const frame = await screen.findByTitle('Aperçu du courriel');
+    expect(frame).toHaveAttribute('sandbox', 'allow-same-origin');
+    expect(frame).toHaveAttribute('srcdoc', '<p>Rapport</p>');
   });
 });

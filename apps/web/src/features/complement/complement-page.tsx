@@ -3,16 +3,19 @@ import { Code, Mail, Plug } from 'lucide-react';
 import { Checkbox } from '../../components/ui/checkbox.tsx';
 import { FormCheckField, FormField, FormSection } from '../../components/ui/form.tsx';
 import { Input, Textarea } from '../../components/ui/input.tsx';
-import { ComingSoonButton } from '../../forms/coming-soon-button.tsx';
 import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
 import { SecretField } from '../../forms/secret-input.tsx';
 import { SelectField } from '../../forms/select-field.tsx';
 import { useConfigSection } from '../../forms/use-config-section.ts';
+import { isValidEmailList } from '@synchro/contracts';
+import { useDriveControls } from './drive-link.tsx';
+import { SentMails } from './sent-mails.tsx';
+import { TestReportButton } from './test-report-button.tsx';
 import {
   EMAIL_ERROR,
   EMAIL_HINT,
+  MAIL_RULES,
   driveOptions,
-  isValidEmailList,
   toComplementForm,
   toComplementPayload,
   toComplementView,
@@ -22,10 +25,10 @@ import {
 type MailRapport = ComplementForm['mailRapport'];
 type MailFlag = { [K in keyof MailRapport]: MailRapport[K] extends boolean ? K : never }[keyof MailRapport];
 
-const NOTIFICATIONS: { key: MailFlag; label: string }[] = [
-  { key: 'notifErr', label: 'Notification Erreur' },
-  { key: 'notifImp', label: 'Notification Import' },
-  { key: 'notifInf', label: 'Notification Info' },
+const NOTIFICATIONS: { key: MailFlag; label: string; hint: string }[] = [
+  { key: 'notifErr', label: 'Notification Erreur', hint: MAIL_RULES.notifErr },
+  { key: 'notifImp', label: 'Notification Import', hint: MAIL_RULES.notifImp },
+  { key: 'notifInf', label: 'Notification Info', hint: MAIL_RULES.notifInf },
 ];
 
 export default function ComplementPage() {
@@ -39,13 +42,18 @@ export default function ComplementPage() {
   const emailRef = useRef<HTMLInputElement>(null);
   const [showEmailError, setShowEmailError] = useState(false);
 
+  const drive = useDriveControls(section.form?.driveType ?? 'none', section.dirty);
+  const showInvalidEmail = () => {
+    setShowEmailError(true);
+    emailRef.current?.focus();
+  };
+
   const setMail = (patch: Partial<MailRapport>) =>
     update((f) => ({ ...f, mailRapport: { ...f.mailRapport, ...patch } }));
 
   const validate = (form: ComplementForm) => {
     if (isValidEmailList(form.mailRapport.mailDestinataire)) return true;
-    setShowEmailError(true);
-    emailRef.current?.focus();
+    showInvalidEmail();
     return false;
   };
 
@@ -71,7 +79,8 @@ export default function ComplementPage() {
               />
               <SelectField
                 label="Drive pour la GED"
-                aside={<ComingSoonButton>Connecter</ComingSoonButton>}
+                aside={drive.aside}
+                hint={drive.hint}
                 value={form.driveType}
                 onValueChange={(driveType) => update((f) => ({ ...f, driveType }))}
                 options={driveOptions(form.driveType)}
@@ -80,10 +89,14 @@ export default function ComplementPage() {
 
             <FormSection
               title="Rapport de synchronisation"
-              description="Envoi par e-mail du compte rendu de chaque synchronisation."
+              description="Courriels envoyés par la console à l’adresse ci-dessous, selon les cases cochées."
               icon={<Mail aria-hidden="true" />}
             >
-              <FormCheckField label="Envoyer un rapport de synchro par mail" className="col-span-full">
+              <FormCheckField
+                label="Envoyer un rapport de synchro par mail"
+                hint={MAIL_RULES.envoyerRapport}
+                className="col-span-full"
+              >
                 {({ id, labelId, ...aria }) => (
                   <Checkbox
                     id={id}
@@ -99,7 +112,12 @@ export default function ComplementPage() {
                 className="col-span-full @xl:max-w-2xl"
                 hint={EMAIL_HINT}
                 error={showEmailError && emailInvalid ? EMAIL_ERROR : undefined}
-                aside={<ComingSoonButton>Test rapport</ComingSoonButton>}
+                aside={
+                  <TestReportButton
+                    address={form.mailRapport.mailDestinataire}
+                    onInvalid={showInvalidEmail}
+                  />
+                }
               >
                 {({ labelId: _l, ...control }) => (
                   <Input
@@ -118,9 +136,9 @@ export default function ComplementPage() {
               </FormField>
               <fieldset className="col-span-full grid gap-3">
                 <legend className="mb-3 text-sm font-medium">Notifications envoyées</legend>
-                <div className="flex flex-wrap gap-x-8 gap-y-3">
-                  {NOTIFICATIONS.map(({ key, label }) => (
-                    <FormCheckField key={key} label={label}>
+                <div className="grid gap-x-8 gap-y-4 @3xl:grid-cols-3">
+                  {NOTIFICATIONS.map(({ key, label, hint }) => (
+                    <FormCheckField key={key} label={label} hint={hint}>
                       {({ id, labelId, ...aria }) => (
                         <Checkbox
                           id={id}
@@ -150,6 +168,8 @@ export default function ComplementPage() {
                 )}
               </FormCheckField>
             </FormSection>
+
+            <SentMails />
 
             <FormSection
               title="Script du connecteur"

@@ -1,0 +1,238 @@
+import type { TOutboxList, TOutboxMailDetail, TTestReportAnswer } from '@synchro/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/types.ts';
+import { FIXTURE_CONFIG } from '../../../test/helpers/app.ts';
+import { connectorCall } from '../../../test/helpers/connector.ts';
+import { openTestDb } from '../../../test/helpers/db.ts';
+import {
+  mailHarness,
+  mailInstallation,
+  outboxRows,
+  testMailer,
+  type MailHarness,
+} from '../../../test/helpers/mail.ts';
+import { automateAnswer, answering, scriptedAutomate } from '../../../test/helpers/scripted-automate.ts';
+import { header, startRelay, type TestRelay } from '../../../test/helpers/smtp-relay.ts';
+
+/**
+ * « Test rapport » (POST /api/mail/test-report) with and without a relay, refused, hanging; its
+ * rate limit; « Courriels envoyés » (GET /api/mail/outbox, /{id}); a sync order that did not go
+ * through (Notification Info). Real SMTP servers started here; both databases.
+ */
+
+let db: Db;
+const relays: TestRelay[] = [];
+const harnesses: MailHarness[] = [];
+
+beforeAll(async () => {
+  db = await openTestDb();
+});
+afterAll(async () => {
+  for (const h of harnesses) await h.close();
+  for (const r of relays) await r.close();
+  await db.close();
+});
+
+async function harness(relayUrl: string | null, timeoutMs?: number) {
+  // The order test's scripted automate listens on loopback.
+  const h = await mailHarness(db, testMailer(relayUrl, { timeoutMs }), undefined, {
+    automateNetworks: 'loopback',
+  });
+  harnesses.push(h);
+  return h;
+}
+
+async function relay(mode: Parameters<typeof startRelay>[0]) {
+  const r = await startRelay(mode);
+  relays.push(r);
+  return r;
+}
+
+const testReport = (h: MailHarness, cookie: string, mailDestinataire: unknown) =>
+  h.app.inject({
+    method: 'POST',
+    url: '/api/mail/test-report',
+    headers: { cookie },
+    payload: { mailDestinataire },
+  });
+
+describe('« Test rapport »', () => {
+  it('with a relay: sent now to the address of the field, the last sync in it', async () => {
+    const accept = await relay({ mode: 'accept' });
+    const h = await harness(accept.url);
+    const inst = await mailInstallation(h.app, db, 'MAILTST1', { mailDestinataire: 'saved@exemple.fr' });
+    await connectorCall(h.app, 'PATCH', '/configuration', inst.token, {
+      DerSynchro: { DateHeure: '20260301220000000', TypeDeSync: 'IncrÃ©mentale', NbEnreg: '42' },
+    });
+    const res = await testReport(h, inst.cookie, 'typed@exemple.fr; other@exemple.fr');
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json<TTestReportAnswer>();
+    expect(answer).toEqual({
+      outcome: 'sent',
+      message: 'Rapport de test envoyé à typed@exemple.fr, other@exemple.fr',
+      mailId: expect.any(String),
+    });
+    expect(accept.received).toHaveLength(1);
+    expect(accept.received[0]?.to).toEqual(['typed@exemple.fr', 'other@exemple.fr']);
+    expect(header(accept.received[0]?.raw ?? '', 'Subject')).toBe(
+      'Rapport de test MAILTST1\u00a0: les courriels de la console vous parviennent',
+    );
+    const [row] = await outboxRows(db, inst.id);
+    expect(row?.state).toBe('sent');
+    expect(row?.text_body).toContain('Type\u00a0: Incrémentale');
+    expect(row?.text_body).toContain('Date\u00a0: 01/03/2026 22:00 (UTC+01:00)');
+    // The sender loop never sends it again.
+    await h.sender.runOnce();
+    expect(accept.received).toHaveLength(1);
+  });
+
+  it('without a relay: « Aucun serveur d’envoi configuré (SMTP_URL) », the email kept and readable', async () => {
+    const h = await harness(null);
+    const inst = await mailInstallation(
+      h.app,
+      db,
+      'MAILTST2',
+      {},
+      { configText: FIXTURE_CONFIG.replace(/<DateHeure>\d+<\/DateHeure>/, '<DateHeure></DateHeure>') },
+    );
+    const res = await testReport(h, inst.cookie, 'admin@exemple.fr');
+    expect(res.json<TTestReportAnswer>()).toMatchObject({
+      outcome: 'not-configured',
+      message: 'Aucun serveur d’envoi configuré (SMTP_URL)',
+    });
+    const list = await h.app.inject({ url: '/api/mail/outbox', headers: { cookie: inst.cookie } });
+    const body = list.json<TOutboxList>();
+    expect(body.relayConfigured).toBe(false);
+    expect(body.mails).toHaveLength(1);
+    expect(body.mails[0]).toMatchObject({
+      kind: 'test',
+      state: 'unconfigured',
+      recipients: 'admin@exemple.fr',
+      lastError: 'Non envoyé : aucun serveur d’envoi configuré (SMTP_URL).',
+    });
+    // No sync reported yet: a sample.
+    const detail = await h.app.inject({
+      url: `/api/mail/outbox/${body.mails[0]?.id}`,
+      headers: { cookie: inst.cookie },
+    });
+    const mail = detail.json<TOutboxMailDetail>();
+    expect(mail.text).toContain('Exemple de rapport (aucune synchronisation encore signalée)');
+    expect(mail.html).toContain('<html lang="fr">');
+  });
+
+  it('a relay that refuses: its answer; one that hangs: the timeout', async () => {
+    const refuse = await relay({ mode: 'refuse' });
+    const h = await harness(refuse.url);
+    const inst = await mailInstallation(h.app, db, 'MAILTST3', {});
+    const refused = (await testReport(h, inst.cookie, 'nobody@exemple.fr')).json<TTestReportAnswer>();
+    expect(refused.outcome).toBe('refused');
+    expect(refused.message).toMatch(
+      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé le courriel : 550 5\.1\.1 <nobody@exemple\.fr>: Recipient address rejected: User unknown$/,
+    );
+
+    const hang = await relay({ mode: 'hang' });
+    const slow = await harness(hang.url, 1200);
+    const inst2 = await mailInstallation(slow.app, db, 'MAILTST4', {});
+    const timedOut = (await testReport(slow, inst2.cookie, 'admin@exemple.fr')).json<TTestReportAnswer>();
+    expect(timedOut.outcome).toBe('timeout');
+    expect(timedOut.message).toMatch(/n’a pas répondu dans les 1 secondes\.$/);
+    // A failed test report is not sent again by the loop: the person was told.
+    const [row] = await outboxRows(db, inst2.id);
+    expect(row?.state).toBe('failed');
+  });
+
+  it('an invalid address is a French 400 and writes nothing', async () => {
+    const h = await harness(null);
+    const inst = await mailInstallation(h.app, db, 'MAILTST5', {});
+    for (const address of ['', 'admin@exemple', 'a b@c.fr', 'a@b.fr;', 42]) {
+      const res = await testReport(h, inst.cookie, address);
+      expect(res.statusCode, String(address)).toBe(400);
+      expect(res.json<{ message: string }>().message).toContain('Adresse e-mail invalide');
+    }
+    expect(await outboxRows(db, inst.id)).toEqual([]);
+  });
+
+  it('at most 5 a quarter of an hour per installation (429 with Retry-After), then again', async () => {
+    const h = await harness(null);
+    const inst = await mailInstallation(h.app, db, 'MAILTST6', {});
+    for (let k = 0; k < 5; k++) {
+      expect((await testReport(h, inst.cookie, 'admin@exemple.fr')).statusCode).toBe(200);
+      h.clock.advance(60_000);
+    }
+    const refused = await testReport(h, inst.cookie, 'admin@exemple.fr');
+    expect(refused.statusCode).toBe(429);
+    // The oldest of the five was 5 minutes ago: a place frees in 10 minutes.
+    expect(refused.headers['retry-after']).toBe(String(10 * 60));
+    expect(refused.json<{ message: string }>().message).toBe(
+      'Trop de rapports de test\u00a0: au plus 5 par quart d’heure. Réessayez dans 10 minutes.',
+    );
+    expect(await outboxRows(db, inst.id)).toHaveLength(5);
+    h.clock.advance(10 * 60_000);
+    expect((await testReport(h, inst.cookie, 'admin@exemple.fr')).statusCode).toBe(200);
+  });
+});
+
+describe('« Courriels envoyés »', () => {
+  it('lists the newest first, each as it was sent; another installation’s email is 404', async () => {
+    const h = await harness(null);
+    const a = await mailInstallation(h.app, db, 'MAILBOXA', {});
+    const b = await mailInstallation(h.app, db, 'MAILBOXB', {});
+    await testReport(h, a.cookie, 'first@exemple.fr');
+    h.clock.advance(1000);
+    await testReport(h, a.cookie, 'second@exemple.fr');
+    const bMail = (await testReport(h, b.cookie, 'b@exemple.fr')).json<TTestReportAnswer>().mailId;
+    const list = (
+      await h.app.inject({ url: '/api/mail/outbox', headers: { cookie: a.cookie } })
+    ).json<TOutboxList>();
+    expect(list.mails.map((m) => m.recipients)).toEqual(['second@exemple.fr', 'first@exemple.fr']);
+    expect(list.displayTimeZone.zone).toBe('Europe/Paris');
+    const foreign = await h.app.inject({ url: `/api/mail/outbox/${bMail}`, headers: { cookie: a.cookie } });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json<{ message: string }>().message).toBe('Courriel introuvable.');
+  });
+});
+
+describe('Notification Info: a sync order that did not go through', () => {
+  it('refused by the automate: one email with its answer; accepted: none', async () => {
+    let answer = automateAnswer(0, 'Une synchronisation est déjà en cours');
+    const peer = await scriptedAutomate((req, res) => answering(answer)(req, res));
+    try {
+      const accept = await relay({ mode: 'accept' });
+      const h = await harness(accept.url);
+      const inst = await mailInstallation(h.app, db, 'MAILORD1', { notifInf: true });
+      await connectorCall(h.app, 'POST', '/automate', inst.token, {
+        port: peer.port,
+        version: '6.11.23.9',
+        machineName: 'SRV-ERP',
+        ip: '127.0.0.1',
+      });
+      const order = await h.app.inject({
+        method: 'POST',
+        url: '/api/sync-automate',
+        headers: { cookie: inst.cookie },
+        payload: { type: 'R' },
+      });
+      expect(order.json<{ outcome: string }>().outcome).toBe('refused');
+      answer = automateAnswer(1, 'OK');
+      h.clock.advance(60_000);
+      const accepted = await h.app.inject({
+        method: 'POST',
+        url: '/api/sync-automate',
+        headers: { cookie: inst.cookie },
+        payload: { type: 'C' },
+      });
+      expect(accepted.json<{ outcome: string }>().outcome).toBe('accepted');
+      const rows = await outboxRows(db, inst.id);
+      expect(rows.map((r) => r.kind)).toEqual(['order-refused']);
+      await h.sender.runOnce();
+      const [row] = await outboxRows(db, inst.id);
+      expect(row?.state).toBe('sent');
+      expect(row?.subject).toBe('Demande de synchronisation non aboutie (MAILORD1)');
+      expect(row?.text_body).toContain('«\u00a0Incrémentale\u00a0»');
+      expect(row?.text_body).toContain('Réponse');
+      expect(row?.text_body).toContain('Une synchronisation est déjà en cours');
+    } finally {
+      await peer.close();
+    }
+  });
+});

@@ -1,0 +1,109 @@
+import { useEffect, type ReactNode } from 'react';
+import { Link2, Link2Off } from 'lucide-react';
+import {
+  DRIVE_CALLBACK_MESSAGES,
+  DRIVE_PROVIDER_LABELS,
+  type TDriveCallbackCode,
+  type TDriveProvider,
+} from '@synchro/contracts';
+import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/toast-store.ts';
+import { errorDetail } from '../../lib/api-client.ts';
+import { useDriveConnect, useDriveDisconnect, useDriveStatus } from './drive-api.ts';
+
+export const DRIVE_NOT_CONFIGURED = 'Connexion au Drive non configurée sur ce serveur';
+const CHOOSE_DRIVE = 'Choisissez Google Drive ou OneDrive, puis «\u00a0Connecter\u00a0».';
+
+const providerOf = (driveType: string): TDriveProvider | null =>
+  driveType === 'google' || driveType === 'onedrive' ? driveType : null;
+
+/** The outcome of the provider's redirect (`/complement?drive=<code>`), said once, then removed from the address. */
+function useCallbackOutcome() {
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    const code = params.get('drive');
+    if (code === null) return;
+    params.delete('drive');
+    const rest = params.toString();
+    window.history.replaceState(
+      window.history.state,
+      '',
+      `${window.location.pathname}${rest ? `?${rest}` : ''}`,
+    );
+    if (!(code in DRIVE_CALLBACK_MESSAGES)) return;
+    const connected = code === 'connected';
+    toast({
+      title: 'Drive pour la GED',
+      description: DRIVE_CALLBACK_MESSAGES[code as TDriveCallbackCode],
+      variant: connected ? 'default' : 'destructive',
+    });
+  }, []);
+}
+
+/**
+ * « Connecter » / « Déconnecter » beside the drive select, and the line under it that says the
+ * link's state (docs/mail.md, Drive). Connecting leaves the page for the provider's: the edits of
+ * the screen are saved first.
+ */
+export function useDriveControls(driveType: string, dirty: boolean): { aside: ReactNode; hint: ReactNode } {
+  useCallbackOutcome();
+  const status = useDriveStatus();
+  const connect = useDriveConnect();
+  const disconnect = useDriveDisconnect();
+  const provider = providerOf(driveType);
+  const link = status.data?.link ?? null;
+  const configured = provider !== null && status.data?.configured[provider] === true;
+
+  const fail = (description: string) =>
+    toast({ title: 'Drive pour la GED', description, variant: 'destructive' });
+
+  const onConnect = () => {
+    if (provider === null) return fail(CHOOSE_DRIVE);
+    if (!configured) return fail(DRIVE_NOT_CONFIGURED);
+    if (dirty)
+      return fail('Validez d’abord vos modifications\u00a0: la connexion au Drive quitte cette page.');
+    connect.mutate(provider, {
+      onSuccess: ({ authorizationUrl }) => window.location.assign(authorizationUrl),
+      onError: (error) => fail(errorDetail(error, 'La connexion au Drive n’a pas pu commencer.')),
+    });
+  };
+
+  const onDisconnect = () =>
+    disconnect.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Drive pour la GED', description: 'Drive déconnecté.' }),
+      onError: (error) => fail(errorDetail(error, 'La déconnexion du Drive a échoué.')),
+    });
+
+  let hint: ReactNode = null;
+  if (link?.state === 'connected') {
+    hint = (
+      <span className="text-success-soft-foreground">
+        Connecté{'\u00a0'}: compte {link.account || 'sans adresse'} ({DRIVE_PROVIDER_LABELS[link.provider]})
+      </span>
+    );
+  } else if (link?.state === 'revoked') {
+    hint = `Connexion révoquée par ${DRIVE_PROVIDER_LABELS[link.provider]}\u00a0: connectez de nouveau le Drive.`;
+  } else if (status.isSuccess) {
+    hint = provider === null ? CHOOSE_DRIVE : configured ? 'Non connecté.' : DRIVE_NOT_CONFIGURED;
+  }
+
+  const aside =
+    link?.state === 'connected' ? (
+      <Button variant="outline" busy={disconnect.isPending} onClick={onDisconnect}>
+        <Link2Off aria-hidden="true" />
+        Déconnecter
+      </Button>
+    ) : (
+      <Button
+        variant="outline"
+        busy={connect.isPending || connect.isSuccess}
+        aria-disabled={provider === null || !configured ? 'true' : undefined}
+        className={provider === null || !configured ? 'opacity-70' : undefined}
+        onClick={onConnect}
+      >
+        <Link2 aria-hidden="true" />
+        Connecter
+      </Button>
+    );
+  return { aside, hint };
+}

@@ -1,0 +1,172 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { OAuth2Server } from 'oauth2-mock-server';
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { startOwnServer, type OwnServer } from '../support/own-server.ts';
+import { signIn } from '../support/session.ts';
+
+/**
+ * Complément's two buttons (docs/mail.md): « Test rapport » without a relay (the shared server,
+ * as the demo) and with a real SMTP server; « Courriels envoyés »; « Connecter » against a real
+ * OAuth 2.0 server (a second server with those settings); axe on each state.
+ */
+
+/**
+ * axe on the page; the email's preview frame runs no script (sandbox), so axe cannot enter it: the
+ * email itself is checked on a page of its own (expectAccessibleEmail).
+ */
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).exclude('iframe[title="Aperçu du courriel"]').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
+
+/** The HTML of an email as it was sent, on a page of its own: axe finds nothing in it either. */
+async function expectAccessibleEmail(page: Page, baseUrl: string) {
+  const list = await page.request.get(`${baseUrl}/api/mail/outbox`);
+  const [newest] = ((await list.json()) as { mails: { id: string }[] }).mails;
+  const detail = await page.request.get(`${baseUrl}/api/mail/outbox/${newest?.id}`);
+  const { html } = (await detail.json()) as { html: string };
+  const emailPage = await page.context().newPage();
+  await emailPage.setContent(html);
+  await expectNoAxeViolations(emailPage);
+  await emailPage.close();
+}
+
+async function openComplement(page: Page) {
+  await page.goto('/complement');
+  await expect(page.getByRole('heading', { name: 'Complément', level: 1 })).toBeVisible();
+}
+
+test.describe('without a relay (the demo)', () => {
+  test.beforeEach(async ({ page }) => signIn(page));
+
+  test('« Test rapport » says no relay is configured; « Courriels envoyés » keeps it readable', async ({
+    page,
+  }) => {
+    await openComplement(page);
+    await page.getByLabel('Notification par email').fill('essai@exemple.fr');
+    await page.getByRole('button', { name: 'Test rapport' }).click();
+    await expect(
+      page.getByText('Aucun serveur d’envoi configuré (SMTP_URL)', { exact: true }).first(),
+    ).toBeVisible();
+
+    const sent = page.getByRole('region', { name: 'Courriels envoyés' });
+    await expect(sent.getByText('Aucun serveur d’envoi configuré', { exact: true })).toBeVisible();
+    const item = sent.getByRole('listitem').filter({ hasText: 'essai@exemple.fr' }).first();
+    await expect(item.getByText('Non envoyé : aucun serveur d’envoi configuré')).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await item.getByRole('button', { name: /^Voir le courriel/ }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText(/^Rapport de test E2EDEMO1/).first()).toBeVisible();
+    const frame = page.frameLocator('iframe[title="Aperçu du courriel"]');
+    await expect(frame.getByText('Rapport de test', { exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await expectAccessibleEmail(page, '');
+    // The field's unsaved edit is dropped (nothing saved).
+    await page.reload();
+  });
+
+  test('« Connecter » explains that this server has no drive configured', async ({ page }) => {
+    await openComplement(page);
+    await expect(
+      page.getByText(/Connexion au Drive non configurée sur ce serveur|Choisissez Google Drive/).first(),
+    ).toBeVisible();
+    await expect(page.getByText('Bientôt disponible')).toHaveCount(0);
+  });
+});
+
+test.describe('with a relay and a drive provider', () => {
+  let relay: SMTPServer;
+  const received: { to: string[]; raw: string }[] = [];
+  let provider: OAuth2Server;
+  let own: OwnServer;
+
+  test.beforeAll(async () => {
+    relay = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['AUTH', 'STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          received.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString(),
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    provider = new OAuth2Server();
+    await provider.issuer.keys.generate('RS256');
+    await provider.start(0, '127.0.0.1');
+    provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
+      token.payload.email = 'ged@exemple.fr';
+    });
+    const issuer = (provider.issuer.url ?? '').replace(/\/$/, '');
+    own = await startOwnServer({
+      SMTP_URL: `smtp://127.0.0.1:${(relay.server.address() as AddressInfo).port}`,
+      MAIL_FROM: 'Console Synchro <console@exemple.fr>',
+      GOOGLE_DRIVE_CLIENT_ID: 'e2e-client',
+      GOOGLE_DRIVE_CLIENT_SECRET: 'e2e-client-secret',
+      GOOGLE_DRIVE_AUTH_URL: `${issuer}/authorize`,
+      GOOGLE_DRIVE_TOKEN_URL: `${issuer}/token`,
+      GOOGLE_DRIVE_REVOKE_URL: `${issuer}/revoke`,
+    });
+  });
+  test.afterAll(async () => {
+    await own?.stop();
+    await provider?.stop();
+    await new Promise<void>((resolve) => (relay ? relay.close(() => resolve()) : resolve()));
+  });
+
+  async function signInOwn(page: Page) {
+    await page.goto(`${own.url}/auth`);
+    await page.getByLabel('ID de synchronisation').fill(own.syncId);
+    await page.getByLabel('ID Client').fill(own.clientId);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await expect(page).toHaveURL(`${own.url}/`);
+    await page.goto(`${own.url}/complement`);
+    await expect(page.getByRole('heading', { name: 'Complément', level: 1 })).toBeVisible();
+  }
+
+  test('« Test rapport » is sent through the relay and listed as sent', async ({ page }) => {
+    await signInOwn(page);
+    await page.getByLabel('Notification par email').fill('admin@exemple.fr');
+    await page.getByRole('button', { name: 'Test rapport' }).click();
+    await expect(
+      page.getByText('Rapport de test envoyé à admin@exemple.fr', { exact: true }).first(),
+    ).toBeVisible();
+    expect(received.map((m) => m.to)).toEqual([['admin@exemple.fr']]);
+    await expectAccessibleEmail(page, own.url);
+    const sent = page.getByRole('region', { name: 'Courriels envoyés' });
+    await expect(sent.getByRole('listitem').first().getByText('Envoyé', { exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test('« Connecter »: to the provider and back, « Connecté : compte … », then « Déconnecter »', async ({
+    page,
+  }) => {
+    await signInOwn(page);
+    const drive = page.getByRole('combobox', { name: /^Drive pour la GED/ });
+    await drive.click();
+    await page.getByRole('option', { name: 'Google Drive' }).click();
+    await page.getByRole('button', { name: 'Valider' }).click();
+    await expect(
+      page.getByText('Les paramètres complémentaires ont été mis à jour.', { exact: true }).first(),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Connecter', exact: true }).click();
+    await expect(page).toHaveURL(`${own.url}/complement`);
+    await expect(page.getByText('Drive connecté.', { exact: true }).first()).toBeVisible();
+    await expect(page.getByText('Connecté : compte ged@exemple.fr (Google Drive)')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Déconnecter', exact: true }).click();
+    await expect(page.getByText('Drive déconnecté.', { exact: true }).first()).toBeVisible();
+    await expect(page.getByText('Non connecté.')).toBeVisible();
+  });
+});
