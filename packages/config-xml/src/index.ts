@@ -77,3 +77,4 @@ export {
   type ScopeKind,
 } from './history/scopes.ts';
 export { restoreScopes } from './history/restore.ts';
+export { sectionChanges, sectionsChanged, SECTION_OF_KIND, KIND_OF_SECTION } from './history/changes.ts';

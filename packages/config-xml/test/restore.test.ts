@@ -1,4 +1,4 @@
-import { SECRET_PLACEHOLDER } from '@synchro/contracts';
+import { HISTORY_SECTION_KEYS, SECRET_PLACEHOLDER } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   EDIT_SECTION,
@@ -24,6 +24,7 @@ import {
   readSyncData,
   readTerminals,
   restoreScopes,
+  sectionChanges,
   scopeGenerations,
   type EditKind,
 } from '../src/index.ts';
@@ -60,13 +61,20 @@ const OLD_EDITS: Record<EditKind, (text: string) => string> = {
     const v = readComplement(parseConfig(t));
     return editComplement(t, {
       ...v,
+      driveType: v.driveType as 'none',
       googleApiKey: 'ancienne-cle',
       mailRapport: { ...v.mailRapport, notifErr: !v.mailRapport.notifErr },
     });
   },
   planifications: (t) => {
     const v = readPlanifications(parseConfig(t));
-    return editPlanifications(t, { plannings: [...v.plannings, { day: 3, time: '06:15', type: 'R' }] });
+    return editPlanifications(t, {
+      plannings: [...v.plannings, { day: 3, time: '06:15', type: 'R' }] as {
+        day: number;
+        time: string;
+        type: 'R';
+      }[],
+    });
   },
   terminal: (t) => {
     const term = readTerminals(parseConfig(t)).terminals[1]!;
@@ -88,9 +96,15 @@ function newest(): string {
   sources[0] = { ...sources[0]!, Serveur: 'NOUVEAU-SRV', MDP: 'nouveau-secret' };
   t = editSources(t, { sources });
   const c = readComplement(parseConfig(t));
-  t = editComplement(t, { ...c, mailRapport: { ...c.mailRapport, mailDestinataire: 'nouveau@example.com' } });
+  t = editComplement(t, {
+    ...c,
+    driveType: c.driveType as 'none',
+    mailRapport: { ...c.mailRapport, mailDestinataire: 'nouveau@example.com' },
+  });
   const p = readPlanifications(parseConfig(t));
-  return editPlanifications(t, { plannings: p.plannings.slice(1) });
+  return editPlanifications(t, {
+    plannings: p.plannings.slice(1) as { day: number; time: string; type: 'C' }[],
+  });
 }
 
 const sectionTexts = (text: string) => {
@@ -148,6 +162,46 @@ describe('restoreScopes on the fixture', () => {
     for (const n of ['Info', 'DerSynchro', 'Data'])
       expect(parseConfig(restored).sectionText(n)).toBe(parseConfig(current).sectionText(n));
     expect(restoreScopes(current, current, Object.keys(OLD_EDITS) as EditKind[])).toBe(current);
+  });
+
+  it('field-level changes of every section: screen labels, decoded values, secrets only as modifié', () => {
+    const old = (Object.keys(OLD_EDITS) as EditKind[]).reduce((t, k) => OLD_EDITS[k](t), FIXTURE);
+    const all = sectionChanges(FIXTURE, old, HISTORY_SECTION_KEYS);
+    expect(all.map((s) => s.section)).toEqual(HISTORY_SECTION_KEYS);
+    const text = JSON.stringify(all);
+    for (const secret of ['ancien-secret-1', 'ancien-secret-2', 'ancienne-cle'])
+      expect(text).not.toContain(secret);
+    const sources = all.find((s) => s.section === 'sources')!;
+    expect(sources.summary).toBe('Base de données source\u00a0: connexion 1 modifiée');
+    expect(sources.fields).toContainEqual({
+      label: 'Connexion 1 — Serveur',
+      before: expect.any(String),
+      after: 'ANCIEN-SRV',
+      secret: false,
+      changed: true,
+    });
+    expect(sources.fields).toContainEqual({
+      label: 'Connexion 1 — Mot de passe',
+      before: null,
+      after: null,
+      secret: true,
+      changed: true,
+    });
+    const planning = all.find((s) => s.section === 'planifications')!;
+    expect(planning.summary).toBe('Planification\u00a0: 1\u00a0planning ajouté');
+    expect(planning.fields).toContainEqual(
+      expect.objectContaining({ label: 'Planification ajoutée', after: 'Mercredi 06:15 Incrémentale' }),
+    );
+    const terminals = all.find((s) => s.section === 'terminals')!;
+    expect(terminals.summary).toBe('Terminaux\u00a0: terminal #2 modifié');
+    expect(
+      terminals.fields.some((f) => f.label.startsWith("Terminal #2 (Ancien nom) — Nom de l'utilisateur")),
+    ).toBe(true);
+    // Decoded from the connector's convention: no mojibake in what is shown.
+    expect(text).not.toMatch(/Ã/);
+    expect(sectionChanges(FIXTURE, FIXTURE, HISTORY_SECTION_KEYS).every((s) => s.fields.length === 0)).toBe(
+      true,
+    );
   });
 
   it('scope generations: a scope keeps its generation until its bytes change', () => {

@@ -13,3 +13,5 @@ export * from './sync-history.ts';
 export * from './transaction-logs.ts';
 export * from './secret-destinations.ts';
 export { API_PATHS } from './constants.ts';
+export * from './config-history.ts';
+export * from './audit.ts';
