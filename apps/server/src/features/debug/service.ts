@@ -43,7 +43,7 @@ export async function repairStored(
         diagnostic: diagnoseConfig(current.text),
       };
     }
-    const version = await writeNewVersion(
+    const { version } = await writeNewVersion(
       tx,
       installation.id,
       current,
@@ -51,6 +51,7 @@ export async function repairStored(
       'repair',
       null,
       retention,
+      { address },
     );
     await recordAudit(tx, {
       installationId: installation.id,
