@@ -9,7 +9,10 @@ import Fastify, {
 import type { AppContext } from './context.ts';
 import type { Db } from './db/types.ts';
 import { ConfigCache } from './domain/config-cache.ts';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/audit-retention.ts';
+import { auditRoutes } from './features/audit/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { configurationHistoryRoutes } from './features/configuration-history/routes.ts';
 import { configurationRoutes } from './features/configuration/routes.ts';
 import { connectorRoutes, type ConnectorRoutesOptions } from './features/connector/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
@@ -59,6 +62,8 @@ export interface AppDeps {
   outwardAddress?: () => Promise<string | null>;
   /** CONFIG_VERSIONS_KEEP and _MAX_AGE_DAYS; the defaults otherwise. */
   versionRetention?: VersionRetention;
+  /** AUDIT_RETENTION_DAYS (shown on the journal's screen); 400 otherwise. */
+  auditRetentionDays?: number;
 }
 
 // A number means "trust that many proxy hops" (proxy-addr's function form).
@@ -88,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now ?? (() => new Date()),
     configs: new ConfigCache(),
     versionRetention: deps.versionRetention ?? DEFAULT_VERSION_RETENTION,
+    auditRetentionDays: deps.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     // Loopback is allowed by default for the demo on the embedded database only (its simulator
     // runs on this machine); any other installation needs AUTOMATE_NETWORKS.
     automateAddresses: createAutomateAddressPolicy({
@@ -112,6 +118,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   debugRoutes(app, ctx);
   importHistoryRoutes(app, ctx);
   transactionLogsRoutes(app, ctx);
+  configurationHistoryRoutes(app, ctx);
+  auditRoutes(app, ctx);
   connectorRoutes(app, ctx, { rateLimits: deps.connectorRateLimits });
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;

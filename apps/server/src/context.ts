@@ -17,4 +17,6 @@ export interface AppContext {
   automateAddresses: AutomateAddressPolicy;
   /** How long old configuration versions are kept (CONFIG_VERSIONS_*). */
   versionRetention: VersionRetention;
+  /** AUDIT_RETENTION_DAYS, shown on the journal's screen (the retention runs in main.ts). */
+  auditRetentionDays: number;
 }

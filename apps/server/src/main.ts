@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { startAuditRetention } from './domain/audit-retention.ts';
 import { readEnv } from './config/env.ts';
 import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './db/embedded-upkeep.ts';
 import { openDatabase } from './db/open.ts';
@@ -52,6 +53,11 @@ async function main(): Promise<void> {
     webDistDir: WEB_DIST_DIR,
     logLevel: env.logLevel,
     versionRetention: env.versionRetention,
+    auditRetentionDays: env.auditRetentionDays,
+  });
+  const auditRetention = startAuditRetention(db, env.auditRetentionDays, (deleted) => {
+    if (deleted instanceof Error) app.log.error({ err: deleted }, "rétention du journal d'audit impossible");
+    else app.log.info({ deleted }, "rétention du journal d'audit");
   });
 
   // PGlite has no autovacuum of its own (db/embedded-upkeep.ts).
@@ -77,6 +83,7 @@ async function main(): Promise<void> {
       await demoAutomate?.stop();
       await app.close();
       await upkeep?.stop();
+      await auditRetention.stop();
     } finally {
       await db.close();
     }
@@ -90,6 +97,7 @@ async function main(): Promise<void> {
   } catch (err) {
     await app.close().catch(() => {});
     await upkeep?.stop();
+    await auditRetention.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(

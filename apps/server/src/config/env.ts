@@ -25,6 +25,8 @@ export interface ServerEnv {
   demoAutomate: boolean;
   /** CONFIG_VERSIONS_KEEP and CONFIG_VERSIONS_MAX_AGE_DAYS (domain/config-retention.ts). */
   versionRetention: VersionRetention;
+  /** AUDIT_RETENTION_DAYS (domain/audit-retention.ts): audit rows older than this are deleted. */
+  auditRetentionDays: number;
 }
 
 export type DemoSetting = 'on' | 'off' | 'auto';
@@ -141,5 +143,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     automateNetworks: nonEmpty(env.AUTOMATE_NETWORKS),
     demoAutomate: !['0', 'false', 'non'].includes((nonEmpty(env.DEMO_AUTOMATE) ?? '1').toLowerCase()),
     versionRetention: readVersionRetention(env),
+    auditRetentionDays: positiveInteger(env, 'AUDIT_RETENTION_DAYS', 400),
   };
 }

@@ -96,6 +96,7 @@ export async function auditHistoryExport(
       from: filters.range?.from.toISOString() ?? null,
       to: filters.range?.to.toISOString() ?? null,
       search: filters.search,
+      ...(filters.kind ? { kind: filters.kind } : {}),
     },
   });
 }
