@@ -80,6 +80,8 @@ export interface RouteSample {
   body?: (ctx: SampleContext) => Promise<unknown> | unknown;
   /** A valid query string, with its `?`. */
   query?: string;
+  /** The path to call when the route's has a parameter that is no record id (a version number). */
+  url?: string;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- views are read through their JSON */
@@ -162,6 +164,24 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'GET /api/sync-history/:id/file': { kind: 'record' },
   'GET /api/sync-history/:id/log': { kind: 'record' },
   'GET /api/transaction-logs/:id': { kind: 'transaction' },
+  'GET /api/configuration-history': { kind: 'own', query: '?connector=1' },
+  'GET /api/configuration-history/:version/changes': {
+    kind: 'own',
+    url: '/api/configuration-history/1/changes',
+    query: '?against=current',
+  },
+  'GET /api/configuration-history/:version/raw': {
+    kind: 'own',
+    url: '/api/configuration-history/1/raw',
+    query: '?section=sources&against=current',
+  },
+  'POST /api/configuration-history/:version/restore': {
+    kind: 'own',
+    url: '/api/configuration-history/1/restore',
+    body: () => ({ sections: ['sources'] }),
+  },
+  'GET /api/audit': { kind: 'own', query: '?pageSize=100' },
+  'GET /api/exports/audit.csv': { kind: 'own' },
   'POST /api/connector/v1/automate': {
     kind: 'connector',
     body: () => ({ port: 8085, version: '6.11.23.9', machineName: 'SRV-ERP', ip: '8.8.4.4' }),
