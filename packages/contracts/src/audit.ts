@@ -30,7 +30,10 @@ export const AUDIT_ACTIONS = {
   'config.save': { kind: 'configuration', label: 'Enregistrement d’une section' },
   'config.restore': { kind: 'configuration', label: 'Restauration de la configuration' },
   'config.repair': { kind: 'configuration', label: 'Réparation du XML' },
-  'config.connector-write': { kind: 'connecteur', label: 'Mise à jour de la configuration par le connecteur' },
+  'config.connector-write': {
+    kind: 'connecteur',
+    label: 'Mise à jour de la configuration par le connecteur',
+  },
   'automate.register': { kind: 'connecteur', label: 'Enregistrement du service automate' },
   'sync-automate.request': { kind: 'synchronisation', label: 'Demande de synchronisation' },
   'history.status': { kind: 'historique', label: 'Changement d’état d’un enregistrement' },
@@ -100,9 +103,6 @@ export type TAuditQuery = z.output<typeof ZAuditQuery>;
 
 export const ZAuditExportQuery = ZAuditQuery.pick({ errorOnly: true, date: true, kind: true, search: true });
 export type TAuditExportQuery = z.output<typeof ZAuditExportQuery>;
-
-/** A detail's value: text, number, yes/no, a list of texts, or nothing. Never a secret. */
-const ZDetailValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
 
 export const ZAuditRow = z.object({
   id: z.string(),

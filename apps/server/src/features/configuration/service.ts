@@ -65,7 +65,7 @@ export async function saveSection<K extends TSaveableSectionKey>(
 ): Promise<TSaveResponse> {
   const { installation, payload } = req;
   const saver = SECTION_SAVERS[req.key];
-  const { edit: kind, success } = sectionSave(req.key);
+  const { edit: kind } = sectionSave(req.key);
   const index = saver.index?.(payload);
   const audit = (
     tx: Queryable,
