@@ -78,7 +78,7 @@ export function AuditTable(props: AuditTableProps) {
   if (compact) return <AuditCards {...props} />;
   const { rows, zone } = props;
   return (
-    <Table className="min-w-[56rem]">
+    <Table className="min-w-[52rem]" scrollLabel="Événements du journal d’audit">
       <caption className="sr-only">Événements du journal d’audit</caption>
       <TableHeader>
         <TableRow className="hover:bg-transparent">

@@ -28,6 +28,13 @@ function Value({ value }: { value: string | null }) {
   return <span className="break-words whitespace-pre-wrap">{value}</span>;
 }
 
+/** « Mot de passe modifié » / « inchangé » (« Clé … » for the geocoding key): never the value. */
+function secretText(field: TFieldChange): string {
+  const noun = /mot de passe/i.test(field.label) ? 'Mot de passe' : 'Clé';
+  const e = noun === 'Clé' ? 'e' : '';
+  return field.changed ? `${noun} modifié${e}` : `${noun} inchangé${e}`;
+}
+
 function FieldRow({ field }: { field: TFieldChange }) {
   if (field.secret) {
     return (
@@ -36,11 +43,7 @@ function FieldRow({ field }: { field: TFieldChange }) {
           {field.label}
         </th>
         <td colSpan={2} className="py-2">
-          {field.changed ? (
-            <span className="font-medium text-warning-soft-foreground">Mot de passe modifié</span>
-          ) : (
-            <span className="text-muted-foreground">Mot de passe inchangé</span>
-          )}
+          <span className={field.changed ? 'font-medium' : 'text-muted-foreground'}>{secretText(field)}</span>
         </td>
       </tr>
     );
