@@ -190,7 +190,7 @@ describe('restoreScopes on the fixture', () => {
     const planning = all.find((s) => s.section === 'planifications')!;
     expect(planning.summary).toBe('Planification\u00a0: 1\u00a0planning ajouté');
     expect(planning.fields).toContainEqual(
-      expect.objectContaining({ label: 'Planification ajoutée', after: 'Mercredi 06:15 Incrémentale' }),
+      expect.objectContaining({ label: 'Planification', before: '', after: 'Mercredi 06:15 Incrémentale' }),
     );
     const terminals = all.find((s) => s.section === 'terminals')!;
     expect(terminals.summary).toBe('Terminaux\u00a0: terminal #2 modifié');

@@ -86,6 +86,31 @@ const FORMATS: Record<string, Formatter> = {
   previous: (v) => (v ? ['Avant', text(v)] : null),
   retryAfterSeconds: (v) => ['Réessayer dans', `${text(v)}\u00a0s`],
   rows: (v) => ['Lignes', text(v)],
+  options: (v) => ['Options de licence', text(v)],
+  premium: (v) => ['Premium', yesNo(v)],
+  expiresAt: (v) => ['Expiration', v ? text(v) : 'aucune'],
+  records: (v) => ['Enregistrements', text(v)],
+  transactions: (v) => ['Transactions', text(v)],
+  installations: (v) => ['Installations', text(v)],
+};
+
+/** Details shown first, in this order; the others follow as recorded, the screen's version last. */
+const FIRST = [
+  'section',
+  'sections',
+  'index',
+  'version',
+  'restoredVersion',
+  'summary',
+  'refused',
+  'type',
+  'outcome',
+];
+const LAST = ['ifMatch'];
+const rank = (key: string) => {
+  const first = FIRST.indexOf(key);
+  if (first >= 0) return first;
+  return LAST.includes(key) ? 1000 : 500;
 };
 
 /** The details of one row (`action` decides what `from`/`to` are: states or a day range). */
@@ -95,7 +120,8 @@ export function auditDetails(
 ): { label: string; value: string }[] {
   if (!details) return [];
   const out: { label: string; value: string }[] = [];
-  for (const [key, value] of Object.entries(details)) {
+  const entries = Object.entries(details).sort(([a], [b]) => rank(a) - rank(b));
+  for (const [key, value] of entries) {
     let pair: [string, string] | null;
     if ((key === 'from' || key === 'to') && action === 'history.status') {
       pair = [key === 'from' ? 'État avant' : 'État après', ETATS[String(value)] ?? text(value)];

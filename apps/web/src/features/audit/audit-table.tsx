@@ -34,14 +34,13 @@ function Who({ row }: { row: TAuditRow }) {
 function Details({ row }: { row: TAuditRow }) {
   if (row.details.length === 0) return <span className="text-muted-foreground">—</span>;
   return (
-    <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 gap-y-0.5 text-xs">
+    <ul className="grid gap-0.5 text-xs">
       {row.details.map((d, i) => (
-        <div key={`${d.label}-${i}`} className="contents">
-          <dt className="text-muted-foreground">{d.label}</dt>
-          <dd className="break-words">{d.value}</dd>
-        </div>
+        <li key={`${d.label}-${i}`} className="break-words">
+          <span className="text-muted-foreground">{d.label}&nbsp;:</span> {d.value}
+        </li>
       ))}
-    </dl>
+    </ul>
   );
 }
 
@@ -78,7 +77,7 @@ export function AuditTable(props: AuditTableProps) {
   if (compact) return <AuditCards {...props} />;
   const { rows, zone } = props;
   return (
-    <Table className="min-w-[52rem]" scrollLabel="Événements du journal d’audit">
+    <Table className="min-w-[50rem]" scrollLabel="Événements du journal d’audit">
       <caption className="sr-only">Événements du journal d’audit</caption>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
@@ -95,14 +94,14 @@ export function AuditTable(props: AuditTableProps) {
           <TableRow key={row.id} className="align-top">
             <TableCell className="whitespace-nowrap tabular-nums">{listTime(row.at, zone)}</TableCell>
             <TableCell className="whitespace-nowrap">{AUDIT_KINDS[row.kind]}</TableCell>
-            <TableCell className="min-w-48 font-medium">{row.label}</TableCell>
+            <TableCell className="min-w-40 font-medium">{row.label}</TableCell>
             <TableCell>
               <Outcome outcome={row.outcome} />
             </TableCell>
-            <TableCell className="whitespace-nowrap">
+            <TableCell>
               <Who row={row} />
             </TableCell>
-            <TableCell className="w-full max-w-0 min-w-64">
+            <TableCell className="w-full min-w-72">
               <Details row={row} />
             </TableCell>
           </TableRow>

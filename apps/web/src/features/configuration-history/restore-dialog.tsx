@@ -120,8 +120,8 @@ export function RestoreDialog({ row, currentVersion, onClose }: RestoreDialogPro
                       {s.fields.slice(0, 8).map((f, i) => (
                         <li key={`${f.label}-${i}`} className="break-words">
                           {f.secret
-                            ? `${f.label} : ${f.changed ? 'mot de passe remis à celui de la version' : 'inchangé'}`
-                            : `${f.label} : ${f.after || '(vide)'} → ${f.before || '(vide)'}`}
+                            ? `${f.label}\u00a0: ${f.changed ? 'remis à la valeur de cette version' : 'inchangé'}`
+                            : `${f.label}\u00a0: ${f.after || '(vide)'} → ${f.before || '(vide)'}`}
                         </li>
                       ))}
                       {s.fields.length > 8 ? <li>… et {s.fields.length - 8} autres changements</li> : null}
