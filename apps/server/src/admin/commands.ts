@@ -37,8 +37,9 @@ export const ADMIN_USAGE = `Usage :
   npm run admin -- resume --sync-id ID
   npm run admin -- set-expiry --sync-id ID --expires-at AAAA-MM-JJ[THH:MM:SSZ]|none
   npm run admin -- list
-  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--force]
-    (une installation de banc d'essai seulement, créée avec --bench, sauf --force)`;
+  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--audit N] [--force]
+    (une installation de banc d'essai seulement, créée avec --bench, sauf --force ;
+    --audit N : N événements du journal d'audit, pour le banc d'essai du Journal d'audit)`;
 
 class UsageError extends Error {}
 
@@ -54,6 +55,7 @@ const OPTIONS = {
   software: { type: 'string' },
   'expires-at': { type: 'string' },
   records: { type: 'string' },
+  audit: { type: 'string' },
   transactions: { type: 'string' },
   installations: { type: 'string' },
 } as const;
@@ -228,6 +230,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
           transactions: count(values, 'transactions', 0),
           installations: count(values, 'installations', 1),
           force: values.force === true,
+          audit: count(values, 'audit', 0),
         };
         if (options.installations < 1) throw new UsageError('--installations : au moins 1.');
         await withDb(io, async (db) => {
