@@ -219,7 +219,7 @@ describe('npm run admin -- seed-history', () => {
 
 describe('npm run admin -- seed-history --audit', () => {
   it('fills the audit journal: kinds, outcomes, searchable French labels, counters, within the retention', async () => {
-    const { installation } = await addInstallation(db, { syncId: 'SEEDAUD' });
+    const { installation } = await addInstallation(db, { syncId: 'SEEDAUD', bench: true });
     const res = await admin(
       'seed-history',
       '--sync-id',

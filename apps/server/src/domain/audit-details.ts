@@ -86,6 +86,7 @@ const FORMATS: Record<string, Formatter> = {
   previous: (v) => (v ? ['Avant', text(v)] : null),
   retryAfterSeconds: (v) => ['Réessayer dans', `${text(v)}\u00a0s`],
   rows: (v) => ['Lignes', text(v)],
+  knownDevice: (v) => ['Navigateur déjà connu', yesNo(v)],
   options: (v) => ['Options de licence', text(v)],
   premium: (v) => ['Premium', yesNo(v)],
   expiresAt: (v) => ['Expiration', v ? text(v) : 'aucune'],

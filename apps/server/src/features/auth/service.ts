@@ -43,7 +43,8 @@ export async function login(db: Db, input: LoginInput): Promise<SignedIn> {
   try {
     counted = await countAttempt(db, throttleKeys(credentials.username, address, device), now);
   } catch (err) {
-    if (err instanceof AppError && err.code === 'TOO_MANY_ATTEMPTS') await auditThrottled(db, input, err);
+    if (err instanceof AppError && err.code === 'TOO_MANY_ATTEMPTS')
+      await auditThrottled(db, input, err, device !== null);
     throw err;
   }
   let signedIn: SignedIn;
@@ -58,7 +59,7 @@ export async function login(db: Db, input: LoginInput): Promise<SignedIn> {
 }
 
 /** A sign-in refused by the throttle, in the journal of the installation it named (if any). */
-async function auditThrottled(db: Db, input: LoginInput, err: AppError): Promise<void> {
+async function auditThrottled(db: Db, input: LoginInput, err: AppError, knownDevice: boolean): Promise<void> {
   const installation = await findInstallationBySyncId(db, input.credentials.username);
   await recordAudit(db, {
     installationId: installation?.id ?? null,
@@ -66,7 +67,10 @@ async function auditThrottled(db: Db, input: LoginInput, err: AppError): Promise
     actor: 'anonymous',
     action: 'login.throttled',
     address: input.address,
-    details: { retryAfterSeconds: Number(err.headers['Retry-After']) },
+    details: {
+      retryAfterSeconds: Number(err.headers['Retry-After']),
+      ...(knownDevice ? { knownDevice: true } : {}),
+    },
   });
 }
 
