@@ -309,14 +309,14 @@ function planificationsChanges(b: ConfigDocument, a: ConfigDocument) {
   const zoneChanged = fields.length > 0;
   fields.push(
     ...added.map((l) => ({
-      label: 'Planification ajoutée',
+      label: 'Planification',
       before: '',
       after: l,
       secret: false,
       changed: true,
     })),
     ...removed.map((l) => ({
-      label: 'Planification supprimée',
+      label: 'Planification',
       before: l,
       after: '',
       secret: false,
