@@ -29,7 +29,9 @@ test.describe('signed in', () => {
     await expect(page.getByText(/ajouter la page au routeur/)).toBeVisible();
   });
 
-  test('the side menu has the 11 entries in order and marks the active one', async ({ page }) => {
+  test('the side menu has the 11 entries of the spec in order, then the two history screens, and marks the active one', async ({
+    page,
+  }) => {
     const nav = page.getByRole('navigation', { name: 'Écrans de la console' });
     const names = [
       'Général',
@@ -43,6 +45,8 @@ test.describe('signed in', () => {
       'Terminaux',
       "Historique d'importation",
       'Trace des transactions',
+      'Historique de la configuration',
+      "Journal d'audit",
     ];
     await expect(nav.getByRole('link')).toHaveText(names);
     await nav.getByRole('link', { name: 'Terminaux' }).click();

@@ -18,7 +18,10 @@ import { ConfigCache } from './domain/config-cache.ts';
 import type { Mailer } from './domain/mail-sender.ts';
 import type { DriveEnv } from './config/mail-env.ts';
 import { sealKey } from './security/token-box.ts';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/audit-retention.ts';
+import { auditRoutes } from './features/audit/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { configurationHistoryRoutes } from './features/configuration-history/routes.ts';
 import { configurationRoutes } from './features/configuration/routes.ts';
 import { connectorRoutes, type ConnectorRoutesOptions } from './features/connector/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
@@ -84,6 +87,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** The drive providers' OAuth clients (GOOGLE_DRIVE_*, ONEDRIVE_*); none by default. */
   drive?: DriveEnv;
+  /** AUDIT_RETENTION_DAYS (shown on the journal's screen); 400 otherwise. */
+  auditRetentionDays?: number;
 }
 
 /** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
@@ -127,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publicUrl: (deps.mailer ?? NO_MAILER).publicUrl,
       key: sealKey(deps.sessionSecret, 'drive-tokens'),
     },
+    auditRetentionDays: deps.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     // Loopback is allowed by default for the demo on the embedded database only (its simulator
     // runs on this machine); any other installation needs AUTOMATE_NETWORKS.
     automateAddresses: createAutomateAddressPolicy({
@@ -157,6 +163,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   transactionLogsRoutes(app, ctx);
   mailRoutes(app, ctx);
   driveRoutes(app, ctx);
+  configurationHistoryRoutes(app, ctx);
+  auditRoutes(app, ctx);
   connectorRoutes(app, ctx, { rateLimits: deps.connectorRateLimits });
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;

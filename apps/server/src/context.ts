@@ -34,4 +34,6 @@ export interface AppContext {
   mailer: Mailer;
   /** The drive providers' OAuth clients, the redirect address, the key tokens are sealed with. */
   drive: DriveSettings;
+  /** AUDIT_RETENTION_DAYS, shown on the journal's screen (the retention runs in main.ts). */
+  auditRetentionDays: number;
 }

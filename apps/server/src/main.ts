@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { startAuditRetention } from './domain/audit-retention.ts';
 import { readEnv } from './config/env.ts';
 import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './db/embedded-upkeep.ts';
 import { openDatabase } from './db/open.ts';
@@ -72,6 +73,11 @@ async function main(): Promise<void> {
     fairShare: env.fairShare,
     mailer,
     drive: env.drive,
+    auditRetentionDays: env.auditRetentionDays,
+  });
+  const auditRetention = startAuditRetention(db, env.auditRetentionDays, (deleted) => {
+    if (deleted instanceof Error) app.log.error({ err: deleted }, "rétention du journal d'audit impossible");
+    else app.log.info({ deleted }, "rétention du journal d'audit");
   });
   const blobSweep = startDetachedBlobSweep(
     db,
@@ -111,6 +117,7 @@ async function main(): Promise<void> {
       await blobSweep.stop();
       await offload.close();
       await upkeep?.stop();
+      await auditRetention.stop();
     } finally {
       await db.close();
     }
@@ -127,6 +134,7 @@ async function main(): Promise<void> {
     await blobSweep.stop();
     await offload.close();
     await upkeep?.stop();
+    await auditRetention.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(

@@ -151,7 +151,7 @@ async function call(
   const body = sample.body ? await sample.body(contextOf(options.bodyFor ?? a.cookie)) : undefined;
   return app.inject({
     method: route.method as InjectOptions['method'],
-    url: (options.url ?? route.url) + (sample.query ?? ''),
+    url: (options.url ?? sample.url ?? route.url) + (sample.query ?? ''),
     headers,
     ...(body !== undefined ? { payload: body as object } : {}),
   });

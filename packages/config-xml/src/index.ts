@@ -67,3 +67,14 @@ export {
   type AutomateAnswer,
 } from './automate/answer.ts';
 export { hideSecretNamesIn } from './diagnostic/mask-secrets.ts';
+export {
+  SCOPE_KINDS,
+  scopeGenerations,
+  changedScopes,
+  generationOf,
+  terminalCount,
+  type ScopeGenerations,
+  type ScopeKind,
+} from './history/scopes.ts';
+export { restoreScopes } from './history/restore.ts';
+export { sectionChanges, sectionsChanged, SECTION_OF_KIND, KIND_OF_SECTION } from './history/changes.ts';

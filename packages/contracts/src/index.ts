@@ -15,3 +15,5 @@ export * from './secret-destinations.ts';
 export { API_PATHS } from './constants.ts';
 export * from './mail.ts';
 export * from './drive.ts';
+export * from './config-history.ts';
+export * from './audit.ts';

@@ -39,8 +39,9 @@ export const ADMIN_USAGE = `Usage :
   npm run admin -- set-expiry --sync-id ID --expires-at AAAA-MM-JJ[THH:MM:SSZ]|none
   npm run admin -- set-storage-quota --sync-id ID --megabytes N|default
   npm run admin -- list
-  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--force]
-    (une installation de banc d'essai seulement, créée avec --bench, sauf --force)`;
+  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--audit N] [--force]
+    (une installation de banc d'essai seulement, créée avec --bench, sauf --force ;
+    --audit N : N événements du journal d'audit, pour le banc d'essai du Journal d'audit)`;
 
 class UsageError extends Error {}
 
@@ -56,6 +57,7 @@ const OPTIONS = {
   software: { type: 'string' },
   'expires-at': { type: 'string' },
   records: { type: 'string' },
+  audit: { type: 'string' },
   transactions: { type: 'string' },
   installations: { type: 'string' },
   megabytes: { type: 'string' },
@@ -240,6 +242,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
           transactions: count(values, 'transactions', 0),
           installations: count(values, 'installations', 1),
           force: values.force === true,
+          audit: count(values, 'audit', 0),
         };
         if (options.installations < 1) throw new UsageError('--installations : au moins 1.');
         await withDb(io, async (db) => {

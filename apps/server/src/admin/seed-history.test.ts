@@ -216,3 +216,47 @@ describe('npm run admin -- seed-history', () => {
     expect(res.err).toContain('--sync-id');
   });
 });
+
+describe('npm run admin -- seed-history --audit', () => {
+  it('fills the audit journal: kinds, outcomes, searchable French labels, counters, within the retention', async () => {
+    const { installation } = await addInstallation(db, { syncId: 'SEEDAUD', bench: true });
+    const res = await admin(
+      'seed-history',
+      '--sync-id',
+      'SEEDAUD',
+      '--audit',
+      '2000',
+      '--installations',
+      '2',
+    );
+    expect(res.code, res.err).toBe(0);
+    expect(JSON.parse(res.out[0] ?? '{}')).toMatchObject({ audit: 2000 + 20, records: 0, transactions: 0 });
+    const [stats] = await db.query<{
+      n: number;
+      kinds: number;
+      failures: number;
+      oldest: Date;
+      labelled: number;
+    }>(
+      `SELECT count(*)::int AS n, count(DISTINCT kind)::int AS kinds,
+              (count(*) FILTER (WHERE outcome = 'failure'))::int AS failures, min(at) AS oldest,
+              (count(*) FILTER (WHERE search_text LIKE '%connexion reussie%'))::int AS labelled
+       FROM audit_log WHERE installation_id = $1 AND action <> 'installation.create' AND action <> 'history.seed'`,
+      [installation.id],
+    );
+    expect(stats!.n).toBe(2000);
+    expect(stats!.kinds).toBeGreaterThanOrEqual(6);
+    expect(stats!.failures).toBeGreaterThan(0);
+    expect(stats!.labelled).toBeGreaterThan(0);
+    expect(Date.now() - stats!.oldest.getTime()).toBeLessThan(400 * 86_400_000);
+    const [counted] = await db.query<{ n: number }>(
+      `SELECT sum(total)::int AS n FROM audit_log_day_counts WHERE installation_id = $1`,
+      [installation.id],
+    );
+    const [rows] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_log WHERE installation_id = $1`,
+      [installation.id],
+    );
+    expect(counted!.n).toBe(rows!.n);
+  });
+});

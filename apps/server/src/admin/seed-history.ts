@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { AUDIT_ACTIONS } from '@synchro/contracts';
 import type { Db } from '../db/types.ts';
 import { createInstallation } from '../domain/installation-admin.ts';
 import { findInstallationBySyncId, requireInstallation, type Installation } from '../domain/installations.ts';
@@ -29,6 +30,8 @@ export interface SeedHistoryOptions {
    * all the same.
    */
   force?: boolean;
+  /** Audit journal rows (docs/audit.md, Seed); neighbours get 1 % as many. */
+  audit?: number;
   /** Rows of each kind for each neighbour; default 1 % of `records` / `transactions`. */
   neighbourShare?: number;
   /** Rows per INSERT statement (50 000). */
@@ -43,8 +46,12 @@ export interface SeedHistoryResult {
   installations: number;
   records: number;
   transactions: number;
+  audit: number;
   seconds: number;
 }
+
+/** The audit rows are spread over this many days: within the default retention (400 days). */
+export const SEED_AUDIT_DAYS = 390;
 
 /** Three years, in seconds: the span of the generated dates. */
 export const SEED_SPAN_SECONDS = 3 * 365 * 24 * 3600;
@@ -149,6 +156,56 @@ SELECT $1::uuid, 'T-' || $6 || '-' || i, failed::int, at, i::text, type_doc,
 FROM t
 ON CONFLICT (installation_id, tx_id) DO NOTHING`;
 
+/** The French label of an action (AUDIT_ACTIONS), for the seeded rows' search text. */
+const AUDIT_LABEL_SQL = `CASE action ${Object.entries(AUDIT_ACTIONS)
+  .map(([action, { label }]) => `WHEN '${action}' THEN '${label.replace(/'/g, "''")}'`)
+  .join(' ')} ELSE action END`;
+
+/**
+ * One chunk of audit rows, same parameters as the records ($6 unused but for the shape): the mix of
+ * a real installation (the connector's writes a third, its automate, sign-ins with some failures,
+ * saves of every section, sync orders, record state changes, exports), dated evenly over
+ * SEED_AUDIT_DAYS, with the kind, outcome and folded search text recordAudit writes.
+ */
+const AUDIT_SQL = `
+WITH g AS (
+  SELECT i, random() AS r1, random() AS r2, random() AS r3
+  FROM generate_series($2::int, $3::int) AS i
+), t AS (
+  SELECT i, r2, r3,
+    date_trunc('milliseconds', $5::timestamptz - make_interval(secs => ${SEED_AUDIT_DAYS} * 86400 * (1 - (i + r2) / ($4::float8 + 1)))) AS at,
+    CASE WHEN r1 < 0.34 THEN 'config.connector-write' WHEN r1 < 0.40 THEN 'automate.register'
+         WHEN r1 < 0.55 THEN 'login.success' WHEN r1 < 0.58 THEN 'login.failure' WHEN r1 < 0.70 THEN 'logout'
+         WHEN r1 < 0.80 THEN 'config.save' WHEN r1 < 0.88 THEN 'sync-automate.request'
+         WHEN r1 < 0.95 THEN 'history.status' WHEN r1 < 0.98 THEN 'import-history.export' ELSE 'config.restore' END AS action,
+    (ARRAY['sources', 'externalLinks', 'externalCalendars', 'syncData', 'exclusions', 'complement', 'planifications', 'terminal'])[1 + floor(r3 * 8)::int] AS section,
+    '192.0.2.' || (1 + floor(r2 * 250)::int) AS address
+  FROM g
+), d AS (
+  SELECT t.*,
+    CASE action
+      WHEN 'config.connector-write' THEN jsonb_build_object('parts', jsonb_build_array('DerSynchro', 'Sources'), 'fromVersion', i, 'version', i + 1)
+      WHEN 'config.save' THEN jsonb_build_object('section', section, 'fromVersion', i, 'version', i + 1)
+      WHEN 'config.restore' THEN jsonb_build_object('sections', jsonb_build_array(section), 'restoredVersion', greatest(1, i - 5), 'version', i + 1)
+      WHEN 'sync-automate.request' THEN jsonb_build_object('type', (ARRAY['C', 'R', 'I'])[1 + floor(r3 * 3)::int], 'outcome', CASE WHEN r2 < 0.9 THEN 'accepted' ELSE 'unreachable' END)
+      WHEN 'history.status' THEN jsonb_build_object('IDInterne', 'NUXIDEVA' || lpad(to_hex(i), 12, '0'), 'from', -1, 'to', 0)
+      WHEN 'import-history.export' THEN jsonb_build_object('errorOnly', r3 < 0.5, 'search', NULL)
+      WHEN 'automate.register' THEN jsonb_build_object('ip', '203.0.113.10', 'port', 8085, 'version', '6.11.23.9', 'machineName', 'SRV-ERP')
+      ELSE NULL END AS details,
+    CASE WHEN action IN ('config.connector-write', 'automate.register') THEN 'connector'
+         WHEN action = 'login.failure' THEN 'anonymous' ELSE 'user' END AS actor,
+    CASE WHEN action LIKE 'login%' OR action = 'logout' THEN 'connexion'
+         WHEN action IN ('config.connector-write', 'automate.register') THEN 'connecteur'
+         WHEN action LIKE 'config.%' THEN 'configuration' WHEN action = 'sync-automate.request' THEN 'synchronisation'
+         WHEN action = 'history.status' THEN 'historique' ELSE 'export' END AS kind,
+    CASE WHEN action = 'login.failure' OR (action = 'sync-automate.request' AND r2 >= 0.9) THEN 'failure' ELSE 'success' END AS outcome
+  FROM t
+)
+INSERT INTO audit_log (installation_id, sync_id, actor, action, address, details, kind, outcome, search_text, at)
+SELECT $1::uuid, $6, actor, action, address, details, kind, outcome,
+  history_fold(${AUDIT_LABEL_SQL} || chr(31) || address || chr(31) || coalesce(details::text, '')), at
+FROM d`;
+
 /** Refuses an installation that is not a bench one, unless forced. */
 function assertBench(installation: Installation, force: boolean): void {
   if (installation.bench || force) return;
@@ -214,6 +271,7 @@ export async function seedHistory(db: Db, options: SeedHistoryOptions): Promise<
   const installations = await installationsFor(db, options.syncId, options.installations, force);
   let records = 0;
   let transactions = 0;
+  let audit = 0;
   for (const [k, installation] of installations.entries()) {
     const share = (n: number) => (k === 0 ? n : (options.neighbourShare ?? Math.max(1, Math.round(n / 100))));
     const nRecords = options.records > 0 ? share(options.records) : 0;
@@ -232,12 +290,24 @@ export async function seedHistory(db: Db, options: SeedHistoryOptions): Promise<
       tag,
       report('transactions', nTransactions),
     );
+    const nAudit = options.audit ? share(options.audit) : 0;
+    await seedRows(
+      db,
+      AUDIT_SQL,
+      installation.id,
+      nAudit,
+      chunk,
+      now,
+      installation.syncId,
+      report('audit', nAudit),
+    );
     records += nRecords;
     transactions += nTransactions;
+    audit += nAudit;
   }
   // Fresh statistics (the planner chooses between the search and the date indexes with them) and
   // a visibility map (index-only counts). VACUUM runs outside any transaction, one table at a time.
-  for (const table of ['import_records', 'import_record_files', 'transaction_logs']) {
+  for (const table of ['import_records', 'import_record_files', 'transaction_logs', 'audit_log']) {
     await db.exec(`VACUUM (ANALYZE) ${table}`);
   }
   const main = installations[0];
@@ -246,13 +316,20 @@ export async function seedHistory(db: Db, options: SeedHistoryOptions): Promise<
     syncId: options.syncId,
     actor: 'admin',
     action: 'history.seed',
-    details: { records, transactions, installations: installations.length, ...(force ? { force } : {}) },
+    details: {
+      records,
+      transactions,
+      audit,
+      installations: installations.length,
+      ...(force ? { force } : {}),
+    },
   });
   return {
     syncId: options.syncId,
     installations: installations.length,
     records,
     transactions,
+    audit,
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
 }

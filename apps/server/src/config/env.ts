@@ -34,6 +34,8 @@ export interface ServerEnv {
   mail: MailEnv;
   /** GOOGLE_DRIVE_* and ONEDRIVE_*: the drive providers' OAuth clients (config/mail-env.ts). */
   drive: DriveEnv;
+  /** AUDIT_RETENTION_DAYS (domain/audit-retention.ts): audit rows older than this are deleted. */
+  auditRetentionDays: number;
 }
 
 /** OFFLOAD_THREADS, BODY_BUDGET_MB, BODY_BUDGET_PER_INSTALLATION_MB, STORAGE_QUOTA_MB. */
@@ -185,5 +187,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     loopDelayReportMs: positiveInteger(env, 'LOOP_DELAY_REPORT_SECONDS', 60) * 1000,
     mail: readMailEnv(env, port),
     drive: readDriveEnv(env),
+    auditRetentionDays: positiveInteger(env, 'AUDIT_RETENTION_DAYS', 400),
   };
 }

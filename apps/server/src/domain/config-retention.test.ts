@@ -14,7 +14,15 @@ afterAll(async () => {
   await db.close();
 });
 
+/** The versions that still have their text (the others keep a row for their scopes, a while). */
 const versions = async (id: string) =>
+  (
+    await db.query<{ version: number }>(
+      'SELECT version FROM configuration_versions WHERE installation_id = $1 AND text IS NOT NULL ORDER BY version',
+      [id],
+    )
+  ).map((r) => r.version);
+const rows = async (id: string) =>
   (
     await db.query<{ version: number }>(
       'SELECT version FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
@@ -23,12 +31,17 @@ const versions = async (id: string) =>
   ).map((r) => r.version);
 
 /** Writes n new versions (a comment changes each time), with the given retention. */
-async function write(id: string, n: number, retention: VersionRetention) {
+async function write(
+  id: string,
+  n: number,
+  retention: VersionRetention,
+  author: 'user' | 'connector' = 'user',
+) {
   for (let i = 0; i < n; i++) {
     await db.transaction(async (tx) => {
       const current = await lockConfiguration(tx, id);
       const text = current.text.replace(/(<\/Connexion>)/, `<!-- ${current.version} -->$1`);
-      await writeNewVersion(tx, id, current, text, 'user', 'sources', retention);
+      await writeNewVersion(tx, id, current, text, author, 'sources', retention);
     });
   }
 }
@@ -62,12 +75,40 @@ describe('configuration versions: retention', () => {
     );
     await write(installation.id, 1, { keep: 1, maxAgeDays: 1 });
     expect(await versions(installation.id)).toEqual([5, 6]);
+    // Rows without a text older than a session's lifetime are gone too; younger ones stay.
+    expect(await rows(installation.id)).toEqual([5, 6]);
+  });
+
+  it("the connector's writes keep no text and do not push the people's versions out", async () => {
+    const { installation } = await addInstallation(db, { syncId: 'RET5' });
+    await write(installation.id, 3, { keep: 3, maxAgeDays: 90 });
+    await write(installation.id, 100, { keep: 3, maxAgeDays: 90 }, 'connector');
+    // The three people's versions of keep 3; the current text is the configuration's own.
+    expect(await versions(installation.id)).toEqual([2, 3, 4]);
+    expect((await rows(installation.id)).length).toBe(104);
+    // A person's save replacing a connector's version keeps that version's text (the backup).
+    await write(installation.id, 1, { keep: 3, maxAgeDays: 90 });
+    expect(await versions(installation.id)).toEqual([3, 4, 104, 105]);
+  });
+
+  it('a row without text older than a session can live is deleted; its scopes served until then', async () => {
+    const { installation } = await addInstallation(db, { syncId: 'RET6' });
+    await write(installation.id, 4, { keep: 1, maxAgeDays: 90 });
+    expect(await rows(installation.id)).toEqual([1, 2, 3, 4, 5]);
+    await db.query(
+      `UPDATE configuration_versions SET created_at = now() - interval '8 days' WHERE installation_id = $1 AND version < 3`,
+      [installation.id],
+    );
+    await write(installation.id, 1, { keep: 1, maxAgeDays: 90 });
+    expect(await rows(installation.id)).toEqual([3, 4, 5, 6]);
+    expect(await versions(installation.id)).toEqual([5, 6]);
   });
 
   it('60 writes with keep 50: the 50 newest versions stay, the oldest are gone', async () => {
     const { installation } = await addInstallation(db, { syncId: 'RET4' });
     await write(installation.id, 60, { keep: 50, maxAgeDays: 90 });
     expect((await versions(installation.id)).length).toBe(50);
+    expect((await rows(installation.id)).length).toBe(61);
     expect(await getVersionText(db, installation.id, 2)).toBeNull();
   });
 

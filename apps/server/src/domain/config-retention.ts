@@ -1,29 +1,48 @@
 import type { VersionRetention } from '../config/env.ts';
 import type { Queryable } from '../db/types.ts';
+import { SESSION_ABSOLUTE_MS } from './sessions.ts';
 
 /**
  * How long old configuration versions are kept (VersionRetention, read with the rest of the
- * environment in config/env.ts). Every version holds the whole document, its passwords included:
- * a password replaced long ago must not stay in the database forever. A version is kept while it
- * is among the newest `keep` of its installation and younger than `maxAgeDays`; the current
- * version and the one it replaced (the repair's backup) always stay. Old versions serve only the
- * conflict check of a save made from an older screen (If-Match): a pruned one answers 409, never
- * a wrong merge.
+ * environment in config/env.ts). A version's text holds the whole document, its passwords
+ * included: a password replaced long ago must not stay in the database forever. Texts are kept
+ * for the newest `keep` versions written by people (saves, repairs, restores: the connector's
+ * status writes are counted apart and keep no text) younger than `maxAgeDays`; the current
+ * version and the one it replaced (the repair's backup) always keep theirs.
+ *
+ * A version whose text is pruned keeps its row (its scope generations, no secret) for as long as
+ * a screen opened on it may still save: a session's absolute lifetime. Then the row goes too. The
+ * history shows only versions with a text, and the connector's updates of that period.
  */
 
-/** Deletes the versions of an installation the retention no longer keeps; returns how many. */
+/** Rows without a text stay this long: no session, hence no screen, lives longer. */
+export const SCOPES_KEPT_MS = SESSION_ABSOLUTE_MS;
+
+/** Applies the retention to an installation's versions; returns how many texts and rows went. */
 export async function pruneVersions(
   tx: Queryable,
   installationId: string,
   currentVersion: number,
   retention: VersionRetention,
-): Promise<number> {
-  const deleted = await tx.query(
-    `DELETE FROM configuration_versions
-     WHERE installation_id = $1 AND version < $2 - 1
-       AND (version <= $2 - $3 OR created_at < now() - make_interval(days => $4))
+): Promise<{ texts: number; rows: number }> {
+  const texts = await tx.query(
+    `UPDATE configuration_versions SET text = NULL
+     WHERE installation_id = $1 AND version < $2 - 1 AND text IS NOT NULL
+       AND (author = 'connector'
+            OR created_at < now() - make_interval(days => $4)
+            OR version < (SELECT coalesce(min(version), 0) FROM (
+                 SELECT version FROM configuration_versions
+                 WHERE installation_id = $1 AND author <> 'connector'
+                 ORDER BY version DESC LIMIT $3) AS kept))
      RETURNING version`,
     [installationId, currentVersion, retention.keep, retention.maxAgeDays],
   );
-  return deleted.length;
+  const rows = await tx.query(
+    `DELETE FROM configuration_versions
+     WHERE installation_id = $1 AND version < $2 - 1 AND text IS NULL
+       AND created_at < now() - make_interval(secs => $3)
+     RETURNING version`,
+    [installationId, currentVersion, SCOPES_KEPT_MS / 1000],
+  );
+  return { texts: texts.length, rows: rows.length };
 }

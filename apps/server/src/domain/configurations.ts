@@ -1,5 +1,15 @@
-import { CONFLICT_MESSAGE } from '@synchro/contracts';
-import { ConfigXmlError, parseConfig, type ConfigDocument } from '@synchro/config-xml';
+import { CONFLICT_MESSAGE, type TEditKind, type THistorySection } from '@synchro/contracts';
+import {
+  ConfigXmlError,
+  editScope,
+  generationOf,
+  parseConfig,
+  scopeGenerations,
+  sectionChanges,
+  sectionsChanged,
+  type ConfigDocument,
+  type ScopeGenerations,
+} from '@synchro/config-xml';
 import { exactText, storedText } from '../db/text-column.ts';
 import type { Queryable } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
@@ -17,7 +27,7 @@ export interface StoredConfiguration {
   version: number;
 }
 
-export type ConfigurationAuthor = 'admin' | 'user' | 'repair' | 'connector';
+export type ConfigurationAuthor = 'admin' | 'user' | 'repair' | 'connector' | 'restore';
 
 /** Stored when an installation is created without a configuration file. */
 export const MINIMAL_CONFIGURATION =
@@ -95,7 +105,7 @@ export async function getConfigurationUnlessKnown(
   return { version: 0, text: known.includes(0) ? null : MINIMAL_CONFIGURATION };
 }
 
-/** The text of one version from the history, or null when the history does not have it. */
+/** The text of one version from the history, or null when the history does not have it (or pruned it). */
 export async function getVersionText(
   db: Queryable,
   installationId: string,
@@ -114,11 +124,25 @@ export async function insertFirstVersion(tx: Queryable, installationId: string, 
     installationId,
     text,
   ]);
+  const doc = parseOrNull(text);
+  const scopes = doc ? scopeGenerations(null, null, doc, 1) : null;
   await tx.query(
-    `INSERT INTO configuration_versions (installation_id, version, text, author) VALUES ($1, 1, $2, 'admin')`,
-    [installationId, text],
+    `INSERT INTO configuration_versions (installation_id, version, text, author, scopes) VALUES ($1, 1, $2, 'admin', $3)`,
+    [installationId, text, scopes ? JSON.stringify(scopes) : null],
   );
 }
+
+function parseOrNull(text: string): ConfigDocument | null {
+  try {
+    return parseConfig(text);
+  } catch (err) {
+    if (err instanceof ConfigXmlError) return null;
+    throw err;
+  }
+}
+
+const jsonOf = <T>(v: unknown): T | null =>
+  typeof v === 'string' ? (JSON.parse(v) as T) : ((v as T) ?? null);
 
 /** The newest configuration row, locked until the end of the transaction. */
 export async function lockConfiguration(tx: Queryable, installationId: string): Promise<StoredConfiguration> {
@@ -132,27 +156,68 @@ export async function lockConfiguration(tx: Queryable, installationId: string): 
   return { text: storedText(row.text), version: row.version };
 }
 
+interface ReplacedRow {
+  scopes: unknown;
+  hasText: boolean;
+}
+
 /**
  * History is complete: the version about to be replaced is in configuration_versions (created
- * installations store version 1 there; a text written by other means is backfilled here).
+ * installations store version 1 there; a text written by other means is backfilled here). The
+ * connector's versions are stored without their text (docs/config-history.md, Storage): when a
+ * person's save, a repair or a restore replaces one, its text is kept then (the backup).
  */
 async function ensureInHistory(
   tx: Queryable,
   installationId: string,
   current: StoredConfiguration,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO configuration_versions (installation_id, version, text, author, section)
-     VALUES ($1, $2, $3, 'admin', NULL)
-     ON CONFLICT (installation_id, version) DO NOTHING`,
-    [installationId, current.version, current.text],
+  keepText: boolean,
+): Promise<ScopeGenerations | null> {
+  const [row] = await tx.query<ReplacedRow>(
+    `SELECT scopes, text IS NOT NULL AS "hasText" FROM configuration_versions
+     WHERE installation_id = $1 AND version = $2`,
+    [installationId, current.version],
   );
+  if (!row) {
+    await tx.query(
+      `INSERT INTO configuration_versions (installation_id, version, text, author, section)
+       VALUES ($1, $2, $3, 'admin', NULL)`,
+      [installationId, current.version, current.text],
+    );
+    return null;
+  }
+  if (keepText && !row.hasText) {
+    await tx.query(
+      `UPDATE configuration_versions SET text = $3 WHERE installation_id = $1 AND version = $2`,
+      [installationId, current.version, current.text],
+    );
+  }
+  return jsonOf<ScopeGenerations>(row.scopes);
+}
+
+export interface NewVersionOptions {
+  /** `current.text` parsed, when the caller has it (saves a parse). */
+  currentDoc?: ConfigDocument;
+  /** Address of the console session that wrote it (authors 'user' and 'restore'). */
+  address?: string | null;
+  /** The connector's write: the history's lines (its text is not kept). */
+  connectorLines?: string[];
+}
+
+/** What a new version changed: for the history, the audit, and what follows a save. */
+export interface NewVersion {
+  version: number;
+  /** The console sections it changed, in menu order. */
+  sections: THistorySection[];
+  /** One French line per change (« Planification : 2 plannings ajoutés »). */
+  summary: string[];
 }
 
 /**
  * Writes `text` as the version after `current` (compare-and-swap: 409 when the stored version
- * moved) and appends it to the history, then drops the versions the retention no longer keeps
- * (config-retention.ts). `current` comes from lockConfiguration in the same transaction.
+ * moved) and appends it to the history with its scope generations (what each console scope's
+ * last change was, for the conflict check of later saves) and its summary, then applies the
+ * retention (config-retention.ts). `current` comes from lockConfiguration in the same transaction.
  */
 export async function writeNewVersion(
   tx: Queryable,
@@ -162,8 +227,10 @@ export async function writeNewVersion(
   author: Exclude<ConfigurationAuthor, 'admin'>,
   section: string | null,
   retention: VersionRetention,
-): Promise<number> {
-  await ensureInHistory(tx, installationId, current);
+  options: NewVersionOptions = {},
+): Promise<NewVersion> {
+  const connector = author === 'connector';
+  const previousScopes = await ensureInHistory(tx, installationId, current, !connector);
   const next = current.version + 1;
   const updated = await tx.query(
     `UPDATE configurations SET text = $3, version = $4, updated_at = now()
@@ -171,11 +238,78 @@ export async function writeNewVersion(
     [installationId, current.version, text, next],
   );
   if (updated.length !== 1) throw conflict();
+
+  let scopes: ScopeGenerations | null = null;
+  let sections: THistorySection[] = [];
+  let summary: string[] = options.connectorLines ?? [];
+  if (connector && previousScopes) {
+    // The connector writes only nodes no console scope holds (config-xml CONNECTOR_OWNED).
+    scopes = previousScopes;
+  } else {
+    const after = parseOrNull(text);
+    const before = options.currentDoc ?? parseOrNull(current.text);
+    if (after) {
+      scopes = scopeGenerations(before, previousScopes, after, next);
+      if (previousScopes && before) {
+        sections = sectionsChanged(scopes, next);
+        if (!connector) summary = sectionChanges(before, after, sections).map((c) => c.summary);
+      }
+    }
+  }
   await tx.query(
-    `INSERT INTO configuration_versions (installation_id, version, text, author, section)
-     VALUES ($1, $2, $3, $4, $5)`,
-    [installationId, next, text, author, section],
+    `INSERT INTO configuration_versions (installation_id, version, text, author, section, scopes, summary, address)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      installationId,
+      next,
+      connector ? null : text,
+      author,
+      section,
+      scopes ? JSON.stringify(scopes) : null,
+      JSON.stringify({ sections, lines: summary }),
+      options.address ?? null,
+    ],
   );
   await pruneVersions(tx, installationId, next, retention);
-  return next;
+  return { version: next, sections, summary };
+}
+
+/**
+ * Whether what one edit owns (`kind`, `index` for a terminal) is the same in version `base` as in
+ * the current version: by their scope generations when both have them (kept after the text is
+ * pruned), else by the texts (versions written before the generations existed). False when
+ * neither is known: the save is refused (409), never merged blindly.
+ */
+export async function scopeUnchangedSince(
+  tx: Queryable,
+  installationId: string,
+  base: number,
+  current: StoredConfiguration,
+  currentDoc: ConfigDocument,
+  kind: TEditKind,
+  index?: number,
+): Promise<boolean> {
+  const rows = await tx.query<{ version: number; scopes: unknown }>(
+    `SELECT version, scopes FROM configuration_versions WHERE installation_id = $1 AND version = ANY($2::int[])`,
+    [installationId, [base, current.version]],
+  );
+  const scopesOf = (v: number) => jsonOf<ScopeGenerations>(rows.find((r) => r.version === v)?.scopes);
+  const b = scopesOf(base);
+  const c = scopesOf(current.version);
+  if (b && c) {
+    const gb = generationOf(b, kind, index);
+    return gb !== undefined && gb === generationOf(c, kind, index);
+  }
+  const baseText = await getVersionText(tx, installationId, base);
+  if (baseText === null) return false;
+  const scope = (input: string | ConfigDocument) => {
+    try {
+      return editScope(input, kind, index);
+    } catch (err) {
+      if (err instanceof ConfigXmlError) return null;
+      throw err;
+    }
+  };
+  const was = scope(baseText);
+  return was !== null && was === scope(currentDoc);
 }

@@ -102,6 +102,7 @@ export async function auditHistoryExport(
       from: filters.range?.from.toISOString() ?? null,
       to: filters.range?.to.toISOString() ?? null,
       search: filters.search,
+      ...(filters.kind ? { kind: filters.kind } : {}),
     },
   });
 }

@@ -27,6 +27,11 @@ export interface HistoryTable {
   searchText: string;
   /** Rows and errors per installation and UTC day, kept by triggers. */
   dayCounts: string;
+  /**
+   * A column of the table and of its day counters that the `kind` filter matches (the audit
+   * journal's kind; its counters have a row per installation, day and kind).
+   */
+  kind?: string;
 }
 
 export interface HistoryFilters {
@@ -35,6 +40,8 @@ export interface HistoryFilters {
   range: DayRange | null;
   /** Trimmed text, matched literally (wildcards included), case and accents ignored. */
   search: string | null;
+  /** Only rows of this kind (tables with a `kind` column). */
+  kind?: string | null;
 }
 
 export interface PageRequest {
@@ -81,6 +88,10 @@ export function whereOf(t: HistoryTable, installationId: string, filters: Histor
       `${t.time} >= $${params.length - 1}::timestamptz AND ${t.time} < $${params.length}::timestamptz`,
     );
   }
+  if (filters.kind && t.kind) {
+    params.push(filters.kind);
+    parts.push(`${t.kind} = $${params.length}`);
+  }
   if (filters.search) {
     params.push(filters.search);
     parts.push(`${t.searchText} LIKE ${containsPattern(params.length)}`);
@@ -122,6 +133,13 @@ export function beyondKey(t: HistoryTable, where: Where, end: End, time: string,
   };
 }
 
+/** The kind filter on the day counters ($2), when the table has kinds. */
+function countersKind(t: HistoryTable, filters: HistoryFilters): { sql: string; params: unknown[] } {
+  return filters.kind && t.kind
+    ? { sql: ` AND ${t.kind} = $2`, params: [filters.kind] }
+    : { sql: '', params: [] };
+}
+
 export interface Count {
   total: number;
   exact: boolean;
@@ -138,10 +156,11 @@ export async function countRows(
   filters: HistoryFilters,
 ): Promise<Count> {
   if (!filters.search && !filters.range) {
+    const kind = countersKind(t, filters);
     const [row] = await q.query<{ n: number }>(
       `SELECT coalesce(sum(${filters.errorOnly ? 'errors' : 'total'}), 0)::int AS n
-       FROM ${t.dayCounts} WHERE installation_id = $1`,
-      [installationId],
+       FROM ${t.dayCounts} WHERE installation_id = $1${kind.sql}`,
+      [installationId, ...kind.params],
     );
     return { total: row?.n ?? 0, exact: true };
   }
@@ -184,14 +203,16 @@ async function readFromEnd<R>(
     return selectRows<R>(q, t, columns, where, end, null, skip, take);
   }
   const dir = ORDER[end];
+  const kind = countersKind(t, filters);
+  // Summed per day: a table with kinds has a counter row per day and kind.
   const [day] = await q.query<{ day: string; before: number }>(
     `SELECT day::text AS day, before::int AS before FROM (
        SELECT day, n, sum(n) OVER (ORDER BY day ${dir} ROWS UNBOUNDED PRECEDING) - n AS before
-       FROM (SELECT day, ${filters.errorOnly ? 'errors' : 'total'} AS n
-             FROM ${t.dayCounts} WHERE installation_id = $1) AS c
+       FROM (SELECT day, sum(${filters.errorOnly ? 'errors' : 'total'}) AS n
+             FROM ${t.dayCounts} WHERE installation_id = $1${kind.sql.replace('$2', '$3')} GROUP BY day) AS c
        WHERE n > 0
      ) AS w WHERE before + n > $2 ORDER BY day ${dir} LIMIT 1`,
-    [installationId, skip],
+    [installationId, skip, ...kind.params],
   );
   if (!day) return [];
   const n = where.params.length;
@@ -234,6 +255,7 @@ export async function listPage<Row, R>(
     from: filters.range?.from.toISOString() ?? null,
     to: filters.range?.to.toISOString() ?? null,
     search: filters.search,
+    ...(filters.kind ? { kind: filters.kind } : {}),
   });
   // Checked before any query; page 1 is always read afresh (rows may have arrived meanwhile).
   const position = request.cursor ? decodeCursor(options.secret, scope, page, request.cursor) : null;

@@ -82,6 +82,8 @@ export interface RouteSample {
   body?: (ctx: SampleContext) => Promise<unknown> | unknown;
   /** A valid query string, with its `?`. */
   query?: string;
+  /** The path to call when the route's has a parameter that is no record id (a version number). */
+  url?: string;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- views are read through their JSON */
@@ -171,6 +173,24 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'POST /api/drive/connect': { kind: 'own', body: () => ({ provider: 'google' }) },
   'POST /api/drive/disconnect': { kind: 'own' },
   'GET /api/drive/callback': { kind: 'own', query: '?state=unknown&code=unknown' },
+  'GET /api/configuration-history': { kind: 'own', query: '?connector=1' },
+  'GET /api/configuration-history/:version/changes': {
+    kind: 'own',
+    url: '/api/configuration-history/1/changes',
+    query: '?against=current',
+  },
+  'GET /api/configuration-history/:version/raw': {
+    kind: 'own',
+    url: '/api/configuration-history/1/raw',
+    query: '?section=sources&against=current',
+  },
+  'POST /api/configuration-history/:version/restore': {
+    kind: 'own',
+    url: '/api/configuration-history/1/restore',
+    body: () => ({ sections: ['sources'] }),
+  },
+  'GET /api/audit': { kind: 'own', query: '?pageSize=100' },
+  'GET /api/exports/audit.csv': { kind: 'own' },
   'POST /api/connector/v1/automate': {
     kind: 'connector',
     body: () => ({ port: 8085, version: '6.11.23.9', machineName: 'SRV-ERP', ip: '8.8.4.4' }),

@@ -1,6 +1,8 @@
 import {
   CalendarClock,
   CalendarDays,
+  ClipboardList,
+  FileClock,
   Database,
   History,
   LayoutDashboard,
@@ -23,7 +25,10 @@ export interface MenuEntry {
 
 const exact = (href: string) => (path: string) => path === href;
 
-/** The side menu, in its order (docs/spec-notes.md, Web: Routes and menu). /debug has no entry. */
+/**
+ * The side menu, in its order (docs/spec-notes.md, Web: Routes and menu), then the configuration
+ * history and the audit journal. /debug has no entry.
+ */
 export const MENU_ENTRIES: readonly MenuEntry[] = [
   { label: 'Général', href: '/', icon: LayoutDashboard, isActive: exact('/') },
   { label: 'Base de données source', href: '/database', icon: Database, isActive: exact('/database') },
@@ -56,4 +61,12 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
     icon: ScrollText,
     isActive: exact('/transaction-logs'),
   },
+  // After the eleven entries of the spec: who changed what (docs/web.md, Historique de la configuration).
+  {
+    label: 'Historique de la configuration',
+    href: '/configuration-history',
+    icon: FileClock,
+    isActive: exact('/configuration-history'),
+  },
+  { label: "Journal d'audit", href: '/audit', icon: ClipboardList, isActive: exact('/audit') },
 ];

@@ -19,6 +19,8 @@ const TerminalsPage = lazy(SCREENS['/terminals']);
 const ImportHistoryPage = lazy(SCREENS['/import-history']);
 const TransactionLogsPage = lazy(SCREENS['/transaction-logs']);
 const DebugPage = lazy(SCREENS['/debug']);
+const ConfigHistoryPage = lazy(SCREENS['/configuration-history']);
+const AuditPage = lazy(SCREENS['/audit']);
 const NotFoundPage = lazy(loadNotFoundPage);
 
 const screenFallback = <LoadingState label="Chargement de l'écran…" />;
@@ -58,6 +60,8 @@ export function AppRoutes() {
                   <Route path="/import-history" component={ImportHistoryPage} />
                   <Route path="/transaction-logs" component={TransactionLogsPage} />
                   <Route path="/debug" component={DebugPage} />
+                  <Route path="/configuration-history" component={ConfigHistoryPage} />
+                  <Route path="/audit" component={AuditPage} />
                   <Route component={NotFoundPage} />
                 </Switch>
               </Suspense>

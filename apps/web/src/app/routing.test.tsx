@@ -96,7 +96,7 @@ describe('route guard', () => {
 });
 
 describe('shell', () => {
-  it('lists the 11 menu entries in order and marks the current one', async () => {
+  it('lists the 11 menu entries of the spec in order, then the two history screens, and marks the current one', async () => {
     mockApi(signedIn);
     renderApp('/exclusions/family');
     const nav = await screen.findByRole('navigation', { name: 'Écrans de la console' });
@@ -113,6 +113,8 @@ describe('shell', () => {
       'Terminaux',
       "Historique d'importation",
       'Trace des transactions',
+      'Historique de la configuration',
+      "Journal d'audit",
     ]);
     expect(within(nav).getByRole('link', { name: 'Exclusions de la synchro' })).toHaveAttribute(
       'aria-current',

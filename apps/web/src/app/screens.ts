@@ -23,6 +23,8 @@ export const SCREENS = {
   '/import-history': () => import('../features/import-history/import-history-page.tsx'),
   '/transaction-logs': () => import('../features/transaction-logs/transaction-logs-page.tsx'),
   '/debug': () => import('../features/debug/debug-page.tsx'),
+  '/configuration-history': () => import('../features/configuration-history/config-history-page.tsx'),
+  '/audit': () => import('../features/audit/audit-page.tsx'),
 } satisfies Record<string, ScreenImport>;
 
 export const loadNotFoundPage = () => import('../features/not-found/not-found-page.tsx');

@@ -23,4 +23,14 @@ export const queryKeys = {
   outboxMail: (id: string) => ['mail', 'outbox', id] as const,
   /** The drive link of Complément. */
   drive: ['drive'] as const,
+  /** The configuration history: every key starts with this (a save or a restore invalidates them). */
+  configHistory: ['configuration-history'] as const,
+  configHistoryPage: (params: Record<string, unknown>) => ['configuration-history', 'page', params] as const,
+  configChanges: (version: number, against: string) =>
+    ['configuration-history', 'changes', version, against] as const,
+  configRaw: (version: number, section: string, against: string) =>
+    ['configuration-history', 'raw', version, section, against] as const,
+  /** Pages of the audit journal. */
+  audit: ['audit'] as const,
+  auditPage: (params: Record<string, unknown>) => ['audit', 'page', params] as const,
 };

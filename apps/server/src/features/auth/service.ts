@@ -39,7 +39,14 @@ export async function login(db: Db, input: LoginInput): Promise<SignedIn> {
   const device = verifyDeviceCookie(input.secret, input.deviceCookie, credentials.username, now);
   // Counted before the check, so that parallel guesses see each other (429 past the limits);
   // only a wrong client id (401) stays counted. A known device is counted apart (throttle.ts).
-  const counted = await countAttempt(db, throttleKeys(credentials.username, address, device), now);
+  let counted: Awaited<ReturnType<typeof countAttempt>>;
+  try {
+    counted = await countAttempt(db, throttleKeys(credentials.username, address, device), now);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'TOO_MANY_ATTEMPTS')
+      await auditThrottled(db, input, err, device !== null);
+    throw err;
+  }
   let signedIn: SignedIn;
   try {
     signedIn = await checkAndSignIn(db, input, device !== null);
@@ -49,6 +56,22 @@ export async function login(db: Db, input: LoginInput): Promise<SignedIn> {
   }
   await uncount(db, counted);
   return signedIn;
+}
+
+/** A sign-in refused by the throttle, in the journal of the installation it named (if any). */
+async function auditThrottled(db: Db, input: LoginInput, err: AppError, knownDevice: boolean): Promise<void> {
+  const installation = await findInstallationBySyncId(db, input.credentials.username);
+  await recordAudit(db, {
+    installationId: installation?.id ?? null,
+    syncId: input.credentials.username,
+    actor: 'anonymous',
+    action: 'login.throttled',
+    address: input.address,
+    details: {
+      retryAfterSeconds: Number(err.headers['Retry-After']),
+      ...(knownDevice ? { knownDevice: true } : {}),
+    },
+  });
 }
 
 /** The client id check, the installation's state, and the new session. */

@@ -301,6 +301,7 @@ describe('device cookies (OWASP): the owner’s known browser is counted apart',
     expect(audits.map((a) => [a.action, a.details?.knownDevice ?? false])).toEqual([
       ['login.success', false],
       ...Array.from({ length: 5 }, () => ['login.failure', true]),
+      ['login.throttled', true],
       ['login.success', false],
     ]);
     // Once its window is over, the device cookie works again.

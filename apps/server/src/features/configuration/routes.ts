@@ -14,7 +14,8 @@ import { AppError } from '../../http/errors.ts';
 import { currentInstallation, currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { legacyPlannings, SECTION_SAVERS, SECTION_VIEWS } from './sections.ts';
-import { parseIfMatch, saveSection, sectionSave } from './service.ts';
+import { parseIfMatch } from '../../http/if-match.ts';
+import { saveSection, sectionSave } from './service.ts';
 
 /** The parsed newest configuration of the signed-in installation (422 when unreadable). */
 async function currentDocument(ctx: AppContext, request: FastifyRequest) {

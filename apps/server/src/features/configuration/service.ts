@@ -6,14 +6,14 @@ import {
   type TSaveResponse,
   type TSectionPayloadNormal,
 } from '@synchro/contracts';
-import { ConfigXmlError, editScope, type ConfigDocument, type EditKind } from '@synchro/config-xml';
-import type { Db } from '../../db/types.ts';
+import { ConfigXmlError } from '@synchro/config-xml';
+import type { Db, Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
   conflict,
-  getVersionText,
   lockConfiguration,
   parseStored,
+  scopeUnchangedSince,
   unreadableConfiguration,
   writeNewVersion,
 } from '../../domain/configurations.ts';
@@ -21,19 +21,6 @@ import type { Installation } from '../../domain/installations.ts';
 import { AppError } from '../../http/errors.ts';
 import { invalidPayload } from '../../http/validate.ts';
 import { SECTION_SAVERS } from './sections.ts';
-
-/**
- * The version a client edited, from `If-Match: "<version>"` (also `W/"<v>"` or a bare number);
- * null when absent or `*` (the legacy API: apply to the newest version).
- */
-export function parseIfMatch(header: string | string[] | undefined): number | null {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '' || value.trim() === '*') return null;
-  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(value);
-  if (!m)
-    throw new AppError(400, 'En-tête If-Match invalide : version attendue, par exemple "12".', 'VALIDATION');
-  return Number(m[1]);
-}
 
 /** An edit's ConfigXmlError as the answer the administrator sees. */
 function editFailure(err: ConfigXmlError): AppError {
@@ -78,15 +65,50 @@ export async function saveSection<K extends TSaveableSectionKey>(
 ): Promise<TSaveResponse> {
   const { installation, payload } = req;
   const saver = SECTION_SAVERS[req.key];
+  const { edit: kind } = sectionSave(req.key);
+  const index = saver.index?.(payload);
+  const audit = (
+    tx: Queryable,
+    details: Record<string, unknown>,
+    outcome: 'success' | 'failure' = 'success',
+  ) =>
+    recordAudit(tx, {
+      installationId: installation.id,
+      syncId: installation.syncId,
+      actor: 'user',
+      action: 'config.save',
+      address: req.address,
+      outcome,
+      details: { section: kind, ...(index !== undefined ? { index } : {}), ifMatch: req.ifMatch, ...details },
+    });
+  try {
+    return await saveInTransaction(db, req, audit);
+  } catch (err) {
+    // A save refused for a conflict tried to change something: the journal says so.
+    if (err instanceof AppError && err.code === 'conflict')
+      await audit(db, { refused: 'conflict' }, 'failure');
+    throw err;
+  }
+}
+
+async function saveInTransaction<K extends TSaveableSectionKey>(
+  db: Db,
+  req: SaveRequest<K>,
+  audit: (tx: Queryable, details: Record<string, unknown>) => Promise<void>,
+): Promise<TSaveResponse> {
+  const { installation, payload } = req;
+  const saver = SECTION_SAVERS[req.key];
   const { edit: kind, success } = sectionSave(req.key);
   const index = saver.index?.(payload);
   return db.transaction(async (tx) => {
     const current = await lockConfiguration(tx, installation.id);
     const doc = parseStored(current.text);
-    if (req.ifMatch !== null && req.ifMatch !== current.version) {
-      const base = await getVersionText(tx, installation.id, req.ifMatch);
-      if (base === null || scopeOf(base, kind, index) !== scopeOf(doc, kind, index)) throw conflict();
-    }
+    if (
+      req.ifMatch !== null &&
+      req.ifMatch !== current.version &&
+      !(await scopeUnchangedSince(tx, installation.id, req.ifMatch, current, doc, kind, index))
+    )
+      throw conflict();
     let text: string;
     try {
       text = saver.edit(doc, payload);
@@ -94,35 +116,16 @@ export async function saveSection<K extends TSaveableSectionKey>(
       if (err instanceof ConfigXmlError) throw editFailure(err);
       throw err;
     }
-    const version =
+    const written =
       text === current.text
-        ? current.version
-        : await writeNewVersion(tx, installation.id, current, text, 'user', kind, req.retention);
+        ? null
+        : await writeNewVersion(tx, installation.id, current, text, 'user', kind, req.retention, {
+            currentDoc: doc,
+            address: req.address,
+          });
+    const version = written?.version ?? current.version;
     await saver.alsoWrite?.(tx, installation, payload);
-    await recordAudit(tx, {
-      installationId: installation.id,
-      syncId: installation.syncId,
-      actor: 'user',
-      action: 'config.save',
-      address: req.address,
-      details: {
-        section: kind,
-        ...(index !== undefined ? { index } : {}),
-        fromVersion: current.version,
-        version,
-        ifMatch: req.ifMatch,
-      },
-    });
+    await audit(tx, { fromVersion: current.version, version, summary: written?.summary ?? [] });
     return { message: success, version };
   });
-}
-
-/** What the edit owns in a version; null when that version cannot be read (then: conflict). */
-function scopeOf(input: string | ConfigDocument, kind: EditKind, index?: number): string | null {
-  try {
-    return editScope(input, kind, index);
-  } catch (err) {
-    if (err instanceof ConfigXmlError) return null;
-    throw err;
-  }
 }

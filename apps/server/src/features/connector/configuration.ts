@@ -53,6 +53,14 @@ function partsOf(patch: TConnectorConfigPatch): string[] {
   return parts;
 }
 
+/** The history's line for each part the connector writes. */
+const CONNECTOR_PART_LINES: Record<string, string> = {
+  Info: 'Informations du connecteur',
+  DerSynchro: 'Dernière synchronisation',
+  Sources: 'États des connexions',
+  Data: 'Listes de données (salariés, dépôts, familles…)',
+};
+
 /** A fault of the patch found by the engine: 400 (413 when the document would be too large). */
 function patchFailure(err: ConfigXmlError): AppError {
   if (err.code === 'too-large') return new AppError(413, err.message, 'payload-too-large');
@@ -88,7 +96,7 @@ export async function writeConnectorParts(
       throw err;
     }
     if (text === current.text) return { version: current.version };
-    const version = await writeNewVersion(
+    const { version } = await writeNewVersion(
       tx,
       installation.id,
       current,
@@ -96,6 +104,7 @@ export async function writeConnectorParts(
       'connector',
       'connector',
       retention,
+      { currentDoc: doc, connectorLines: parts.map((p) => CONNECTOR_PART_LINES[p] ?? p) },
     );
     await recordAudit(tx, {
       installationId: installation.id,

@@ -46,7 +46,7 @@ export async function repairStored(
     const written = await ctx.db.transaction(async (tx) => {
       const current = await lockConfiguration(tx, installation.id);
       if (current.version !== stored.version) return null;
-      const version = await writeNewVersion(
+      const { version } = await writeNewVersion(
         tx,
         installation.id,
         current,
@@ -54,6 +54,7 @@ export async function repairStored(
         'repair',
         null,
         ctx.versionRetention,
+        { address },
       );
       await recordAudit(tx, {
         installationId: installation.id,

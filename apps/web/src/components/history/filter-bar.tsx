@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Download } from 'lucide-react';
 import { Button } from '../ui/button.tsx';
 import { Checkbox } from '../ui/checkbox.tsx';
@@ -17,9 +17,11 @@ export interface FilterBarProps {
   onErrorOnlyChange: (errorOnly: boolean) => void;
   /** The CSV export of the filtered list (the browser downloads it as it streams). */
   exportHref: string;
+  /** Another filter of the list (the audit journal's kind), shown before the date. */
+  extra?: ReactNode;
 }
 
-/** Date, search, errors only, and the CSV export of what they select: one bar for both screens. */
+/** Date, search, errors only, and the CSV export of what they select: one bar for the list screens. */
 export function FilterBar(props: FilterBarProps) {
   const errorsId = useId();
   const { filters } = props;
@@ -28,6 +30,7 @@ export function FilterBar(props: FilterBarProps) {
       aria-label="Filtres"
       className="mb-4 grid gap-4 rounded-lg border border-border bg-card p-4 shadow-card md:grid-cols-[minmax(12rem,15rem)_minmax(0,1fr)] xl:grid-cols-[15rem_minmax(0,1fr)_auto]"
     >
+      {props.extra ? <div className="md:col-span-2 xl:col-span-3">{props.extra}</div> : null}
       <DateFilter value={filters.day} onChange={props.onDayChange} />
       <SearchBox
         label={props.searchLabel}

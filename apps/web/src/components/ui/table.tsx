@@ -1,9 +1,20 @@
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn.ts';
 
-export function Table({ className, ...props }: ComponentProps<'table'>) {
+/**
+ * `scrollLabel`: a table without any control of its own may scroll sideways; its frame is then a
+ * focusable region with that name, so that the keyboard can scroll it (axe, scrollable-region-focusable).
+ */
+export function Table({
+  className,
+  scrollLabel,
+  ...props
+}: ComponentProps<'table'> & { scrollLabel?: string }) {
   return (
-    <div className="relative w-full overflow-x-auto rounded-lg border border-border bg-card">
+    <div
+      className="relative w-full overflow-x-auto rounded-lg border border-border bg-card focus-visible:outline-2 focus-visible:outline-ring"
+      {...(scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
+    >
       <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

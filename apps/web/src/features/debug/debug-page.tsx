@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { RefreshCw } from 'lucide-react';
+import { FileClock, RefreshCw } from 'lucide-react';
+import { Link } from 'wouter';
 import type { TRepairResponse } from '@synchro/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState } from '../../components/ui/error-state.tsx';
@@ -44,7 +45,17 @@ export default function DebugPage() {
           'Document de configuration du connecteur.'
         )
       }
-      actions={refresh}
+      actions={
+        <>
+          <Button asChild variant="outline">
+            <Link href="/configuration-history">
+              <FileClock aria-hidden="true" />
+              Historique de la configuration
+            </Link>
+          </Button>
+          {refresh}
+        </>
+      }
     />
   );
 
