@@ -80,8 +80,9 @@ export async function postConnector(
     }
     return { ok: false, retryAfter: Number(res.headers.get('retry-after') ?? 0) };
   } catch {
-    // The server may close the connection of a body it refused before reading it (503).
+    // A connection cut while the body was on its way: the server did not answer this request.
     count(t, `connexion coupée`);
+    t.wrong.push('connexion coupée avant la réponse');
     return { ok: false, retryAfter: 1 };
   }
 }

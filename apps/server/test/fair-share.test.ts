@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { ZDashboardView, ZSyncHistoryXml, ZTransactionLogDetail } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -306,6 +307,43 @@ function slowPost(port: number, token: string, body: string) {
   };
 }
 
+/** A POST through a keep-alive agent: status, Connection header, body, whether it reused a socket. */
+function postOverSocket(port: number, agent: Agent, token: string, body: string) {
+  return new Promise<{ status: number; connection?: string; body: string; reusedSocket: boolean }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: `${CONNECTOR}/import-records`,
+          agent,
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              connection: res.headers.connection,
+              body: text,
+              reusedSocket: req.reusedSocket,
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
+}
+
 describe('memory budget of bodies', () => {
   it('503 with Retry-After past the installation’s share or the total; small bodies of others go on', async () => {
     const bodies = new ByteBudget({ perInstallation: 2_000_000, total: 2_500_000 });
@@ -333,6 +371,21 @@ describe('memory budget of bodies', () => {
       // C's big body would pass the total: refused; B's small one goes through.
       const cBig = await connectorCall(app, 'POST', '/import-records', c.token, batchOf('C', 8, 150));
       expect(expectConnectorError(cBig, 503, 'server-busy')).toMatch(/^Le serveur traite déjà beaucoup/);
+      // Over the network: the refused body is read and discarded, the answer arrives whole and the
+      // connection stays open for the next request (no broken pipe for a sender still writing).
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const bigBody = JSON.stringify(batchOf('CNET', 8, 150));
+        const first = await postOverSocket(port, agent, c.token, bigBody);
+        expect(first.status).toBe(503);
+        expect(first.connection).not.toBe('close');
+        expect(JSON.parse(first.body)).toMatchObject({ error: 'server-busy' });
+        const second = await postOverSocket(port, agent, c.token, bigBody);
+        expect(second.status).toBe(503);
+        expect(second.reusedSocket, 'the second request went on the same connection').toBe(true);
+      } finally {
+        agent.destroy();
+      }
       const bSmall = await connectorCall(app, 'POST', '/import-records', b.token, {
         records: [importRecord()],
       });

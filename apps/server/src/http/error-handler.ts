@@ -38,11 +38,22 @@ function sendError(
   code?: string,
 ): FastifyReply {
   // Refused before its body was read (no session, too large, wrong type): the connection is
-  // closed after the answer instead of reading (and discarding) the rest of the body.
-  if (declaresBody(request) && !request.raw.readableEnded) void reply.header('Connection', 'close');
+  // closed after the answer instead of reading (and discarding) the rest of the body. A sender
+  // that is known and only told to come back (503 budget, 507 quota) keeps its connection: its
+  // body, within the route's limit, is read and discarded, so that it reads the answer instead of
+  // a broken pipe while it is still writing.
+  if (declaresBody(request) && !request.raw.readableEnded && !isDrainableRefusal(request, status))
+    void reply.header('Connection', 'close');
   if (isConnectorRequest(request))
     return reply.status(status).send(connectorErrorBody(status, message, code));
   return reply.status(status).send(code ? { message, code } : { message });
+}
+
+function isDrainableRefusal(request: FastifyRequest, status: number): boolean {
+  if (status !== 503 && status !== 507) return false;
+  const declared = Number(request.headers['content-length']);
+  const limit = request.routeOptions.bodyLimit ?? 0;
+  return Number.isFinite(declared) && declared > 0 && declared <= limit;
 }
 
 /** The 413 message, with the route's limit; on a connector route, what to do about it. */
@@ -58,7 +69,8 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       // 503 and 507 are refusals the sender is told how to get past (budget, quota), not faults.
-      if (error.status === 503 || error.status === 507) request.log.warn({ err: error }, 'requête différée');
+      if (error.status === 503 || error.status === 507)
+        request.log.info({ code: error.code, status: error.status }, 'requête différée');
       else if (error.status >= 500) request.log.error({ err: error }, 'erreur serveur');
       for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
       return sendError(request, reply, error.status, error.message, error.code);
