@@ -43,6 +43,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '60' },
     'quiet-seconds': { type: 'string', default: '30' },
     'no-readme': { type: 'boolean', default: false },
+    /** A folder: the server writes its CPU profile there (node --cpu-prof), to see what blocks. */
+    'cpu-prof': { type: 'string' },
   },
 });
 const ATTACK_SECONDS = Number(args.seconds);
@@ -182,7 +184,8 @@ async function runOn(name: TargetName, port: number): Promise<RunResult> {
   try {
     const tokenA = createInstallation(target, 'NOISYA01', 'bench-client-id-noisy-a');
     const tokenB = createInstallation(target, 'QUIETB01', 'bench-client-id-quiet-b');
-    server = await startServer(target, port, [], {
+    const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+    server = await startServer(target, port, nodeArgs, {
       env: { LOG_LEVEL: 'info', LOOP_DELAY_REPORT_SECONDS: '5' },
       stdout: 'pipe',
     });
