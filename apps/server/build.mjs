@@ -10,6 +10,7 @@ await bundleForNode(
     main: join(root, 'src/main.ts'),
     cli: join(root, 'src/admin/cli.ts'),
     'offload-worker': join(root, 'src/offload-worker.ts'),
+    'db-worker': join(root, 'src/db-worker.ts'),
   },
   join(root, 'dist'),
 );

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
 import { migrate } from './migrate.ts';
-import { openPglite } from './pglite.ts';
+import { openPgliteInThread } from './pglite-thread.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db } from './types.ts';
 
@@ -28,7 +28,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   let db: Db | undefined;
   try {
     // DATA_DIR also holds the lock, the session secret and the demo credentials.
-    db = await openPglite(join(target.dataDir, PGLITE_SUBDIR));
+    db = await openPgliteInThread(join(target.dataDir, PGLITE_SUBDIR));
     await migrate(db);
   } catch (err) {
     await db?.close().catch(() => {});

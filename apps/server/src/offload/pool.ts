@@ -1,9 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.ts';
-import { SERVER_ROOT } from '../paths.ts';
+import { workerEntry } from '../worker-entry.ts';
 import { pingTask, type OffloadTask, type TaskOutcome } from './task.ts';
 
 /**
@@ -69,19 +67,6 @@ export function defaultOffloadThreads(): number {
 }
 
 /**
- * The worker module: src/offload-worker.ts when running from the sources (tests, tsx), through
- * tsx's loader; offload-worker.js beside the bundle once built (build.mjs).
- */
-function workerModule(): { filename: string; execArgv: string[] } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const source = pathToFileURL(join(SERVER_ROOT, 'src/offload-worker.ts')).href;
-    return { filename: source, execArgv: ['--import', 'tsx'] };
-  }
-  return { filename: new URL('./offload-worker.js', here).href, execArgv: [] };
-}
-
-/**
  * No heap limit of their own for the threads: a worker that runs out of its resourceLimits may
  * take the whole process down with it (seen: V8's fatal out-of-memory, not the worker's error),
  * so the memory budget of bodies (offload/byte-budget.ts) is what bounds the work instead.
@@ -94,7 +79,7 @@ export interface OffloadPoolSettings {
 export function createOffloadPool(settings: OffloadPoolSettings): Offload {
   let pool: Piscina | null = null;
   const start = (): Piscina => {
-    const { filename, execArgv } = workerModule();
+    const { filename, execArgv } = workerEntry('offload-worker');
     pool = new Piscina({
       filename,
       execArgv,

@@ -1,0 +1,109 @@
+import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../worker-entry.ts';
+import { errorFrom, type DbAnswer, type DbRequest } from './pglite-thread-protocol.ts';
+import type { Db, Queryable, QueryOptions } from './types.ts';
+
+/** A request without its id (given when it is sent). */
+type Outgoing = DbRequest extends infer R ? (R extends DbRequest ? Omit<R, 'id'> : never) : never;
+
+/**
+ * The embedded database in a thread of its own (db-worker.ts), behind the same `Db` as in the
+ * server's thread (db/pglite.ts). PGlite runs each statement synchronously: in the request
+ * thread, a statement writing a big batch, or a checkpoint, held every installation's requests
+ * (bench/noisy-neighbour: event-loop delay p99 159 ms, docs/server.md « Partage équitable »).
+ * Here only the messages are the request thread's work. Statements and transactions keep
+ * PGlite's order: one at a time, a transaction's statements only inside it.
+ */
+export async function openPgliteInThread(dataDir: string): Promise<Db> {
+  const { filename, execArgv } = workerEntry('db-worker');
+  const worker =
+    execArgv.length === 0
+      ? new Worker(new URL(filename))
+      : // From the sources (tests): tsx's loader registered in the thread before the module loads
+        // (`--import tsx` in a worker's execArgv does not apply to its entry).
+        new Worker(
+          `const load = new Function('s', 'return import(s)');
+           load('tsx/esm/api').then(({ register }) => (register(), load(${JSON.stringify(filename)})));`,
+          { eval: true },
+        );
+  const pending = new Map<number, { resolve: (rows: unknown[]) => void; reject: (err: Error) => void }>();
+  let nextId = 0;
+  let nextTx = 0;
+  let stopped: Error | null = null;
+
+  const stopAll = (err: Error) => {
+    stopped = err;
+    for (const { reject } of pending.values()) reject(err);
+    pending.clear();
+  };
+  worker.on('message', (message: DbAnswer) => {
+    const waiting = pending.get(message.id);
+    if (!waiting) return;
+    pending.delete(message.id);
+    if ('error' in message) waiting.reject(errorFrom(message.error));
+    else waiting.resolve(message.rows ?? []);
+  });
+  worker.on('error', (err) => stopAll(err));
+  worker.on('exit', (code) =>
+    stopAll(new Error(`le fil de la base de données embarquée s’est arrêté (${code})`)),
+  );
+
+  const call = (request: Outgoing): Promise<unknown[]> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id });
+    });
+  };
+
+  const queryable = (tx?: number): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
+      const prepare = tx === undefined ? options.prepare : undefined;
+      return (await call({
+        t: 'query',
+        sql,
+        params,
+        ...(prepare ? { prepare } : {}),
+        ...(tx ? { tx } : {}),
+      })) as T[];
+    },
+    async exec(sql: string) {
+      await call({ t: 'exec', sql, ...(tx ? { tx } : {}) });
+    },
+  });
+
+  try {
+    await call({ t: 'open', dataDir });
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+  const root = queryable();
+  return {
+    kind: 'pglite',
+    query: root.query,
+    exec: root.exec,
+    async transaction(fn) {
+      const tx = ++nextTx;
+      await call({ t: 'begin', tx });
+      let result;
+      try {
+        result = await fn(queryable(tx));
+      } catch (err) {
+        await call({ t: 'end', tx, commit: false }).catch(() => {});
+        throw err;
+      }
+      await call({ t: 'end', tx, commit: true });
+      return result;
+    },
+    async close() {
+      if (stopped) return;
+      try {
+        await call({ t: 'close' });
+      } finally {
+        await worker.terminate();
+      }
+    },
+  };
+}
