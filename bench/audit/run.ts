@@ -210,7 +210,9 @@ const sections: string[] = [
 ];
 for (const n of names) {
   const r = await runTarget(n);
-  const worst = Math.max(...r.rows.map((x) => x.api.p95));
+  const isSearch = (x: (typeof r.rows)[number]) => x.name.startsWith('search');
+  const worstPage = Math.max(...r.rows.filter((x) => !isSearch(x)).map((x) => x.api.p95));
+  const worstSearch = Math.max(...r.rows.filter(isSearch).map((x) => x.api.p95));
   sections.push(
     '',
     `### ${n === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}`,
@@ -228,7 +230,8 @@ for (const n of names) {
         `| ${x.name} | ${ms(x.api.p50)} | ${ms(x.api.p95)} | ${x.raw ? ms(x.raw.p50) : '—'} | ${x.raw ? ms(x.raw.p95) : '—'} | ${x.rows} |`,
     ),
     '',
-    `- every case p95 ≤ 20 ms: worst ${ms(worst)} ms → ${worst <= 20 ? 'met' : 'NOT met'}${n === 'postgres' ? '' : ' (the goal is PostgreSQL’s; given for comparison)'}.`,
+    `- pages (every case but the searches) p95 ≤ 20 ms, the goal of issue 15: worst ${ms(worstPage)} ms → ${worstPage <= 20 ? 'met' : 'NOT met'}${n === 'postgres' ? '' : ' (the goal is PostgreSQL’s; given for comparison)'}.`,
+    `- searches p95 ≤ 50 ms (the bar of the history's searches, issue 18): worst ${ms(worstSearch)} ms → ${worstSearch <= 50 ? 'met' : 'NOT met'}. A search also counts its matches up to 1 001 (« plus de 1 000 »), newest first: for a common term that count, not the page (raw SQL), is the time of the answer.`,
   );
 }
 const text = sections.join('\n');
