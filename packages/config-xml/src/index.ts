@@ -7,6 +7,7 @@ export { ConfigDocument, parseConfig, SECTION_ORDER, type SectionName } from './
 export {
   DEFAULT_MAX_BYTES,
   MAX_DEPTH,
+  MAX_ATTRIBUTES,
   type DocumentLayout,
   type SectionRange,
   type ScanOptions,

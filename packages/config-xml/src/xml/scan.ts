@@ -25,6 +25,12 @@ export { isNameCode, isNameStartCode } from './names.ts';
 export const DEFAULT_MAX_BYTES = 60 * 1024 * 1024;
 /** Deeper documents are refused: no real configuration is deeper than 10. */
 export const MAX_DEPTH = 256;
+/**
+ * More attributes on one element are refused: no configuration or record element has more than
+ * a few dozen, and 100 000 of them (a 1 MB record) only serve to make the server work.
+ */
+export const MAX_ATTRIBUTES = 10_000;
+const MAX_ATTRIBUTES_TEXT = '10\u00a0000';
 export const ROOT_NAME = 'Connexion';
 
 export interface SectionRange {
@@ -385,7 +391,8 @@ class Scanner {
     const t = this.t;
     const n = this.n;
     let i = nameEnd;
-    let seen: string[] | null = null;
+    let seen: string[] | Set<string> | null = null;
+    let count = 0;
     for (;;) {
       const ws = i;
       while (i < n && isWs(t.charCodeAt(i))) i++;
@@ -401,10 +408,19 @@ class Scanner {
       }
       const an = this.nameEnd(i);
       const attr = t.slice(i, an);
+      if (++count > MAX_ATTRIBUTES)
+        this.fail(i, 'attributes', `Trop d’attributs dans <${tagName}> (plus de ${MAX_ATTRIBUTES_TEXT})`);
+      // A list while it is short (the usual tag), a set past a few names: linear in any case.
       if (seen === null) seen = [attr];
-      else if (seen.includes(attr))
-        this.fail(i, 'malformed', `Attribut « ${attr} » en double dans <${tagName}>`);
-      else seen.push(attr);
+      else if (Array.isArray(seen)) {
+        if (seen.includes(attr))
+          this.fail(i, 'malformed', `Attribut « ${attr} » en double dans <${tagName}>`);
+        seen.push(attr);
+        if (seen.length > 8) seen = new Set(seen);
+      } else {
+        if (seen.has(attr)) this.fail(i, 'malformed', `Attribut « ${attr} » en double dans <${tagName}>`);
+        seen.add(attr);
+      }
       i = an;
       while (i < n && isWs(t.charCodeAt(i))) i++;
       if (t.charCodeAt(i) !== EQ) this.fail(i, 'malformed', `« = » attendu après l’attribut « ${attr} »`);

@@ -3,7 +3,15 @@ import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { TPayloadIssue } from '@synchro/contracts';
-import { checkedSlices, checkSliceSize, sliceChecks, writeBatch, type BatchSteps } from './batch.ts';
+import {
+  checkedSlices,
+  checkSliceSize,
+  rowsWithin,
+  sliceChecks,
+  STATEMENT_CHARS,
+  writeBatch,
+  type BatchSteps,
+} from './batch.ts';
 
 /** writeBatch: rows written while the next ones are checked, all or nothing. */
 
@@ -71,6 +79,23 @@ const items = (prefix: string, count: number): Item[] =>
   Array.from({ length: count }, (_, n) => ({ id: `${prefix}${n}`, n }));
 
 describe('writeBatch', () => {
+  it('cuts a statement at STATEMENT_CHARS of big texts (at least one row), whatever the chunk size', async () => {
+    const third = Math.floor(STATEMENT_CHARS / 3);
+    expect(rowsWithin([1, 1, 1, 1], 3, () => third)).toBe(3);
+    expect(rowsWithin([1, 1, 1, 1], 10, () => third)).toBe(3);
+    expect(rowsWithin([1, 1], 10, () => STATEMENT_CHARS * 2)).toBe(1);
+    expect(rowsWithin([1, 1, 1], 2)).toBe(2);
+    const events: string[] = [];
+    const big = steps(events, { chunkSize: 10, charsOf: () => third });
+    const batch = items('C', 7);
+    expect(await writeBatch(db, batch.length, checkedSlices(batch, 10), big)).toEqual({
+      inserted: 7,
+      duplicates: 0,
+    });
+    expect(events.filter((e) => e.startsWith('write'))).toEqual(['write 0,1,2', 'write 3,4,5', 'write 6']);
+    await db.query("DELETE FROM batch_probe WHERE id LIKE 'C%'");
+  });
+
   it('sends the first slice at once, then whole chunks, then the rest, in order; slices and chunks are standard sizes', async () => {
     const events: string[] = [];
     const standard: boolean[] = [];

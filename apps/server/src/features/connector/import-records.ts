@@ -118,6 +118,13 @@ async function writeRecords(
   return stored.map((s) => s.row);
 }
 
+/** Characters of a record's big texts (its XML, log, file, sent texts) left in its row. */
+function charsOf(row: RecordRow): number {
+  return (
+    (row.enreg?.length ?? 0) + row.log.length + (row.file?.base64?.length ?? 0) + (row.sentTexts?.length ?? 0)
+  );
+}
+
 /** The values of a record that went apart (domain/blobs.ts). */
 function blobsOf(row: RecordRow): string[] {
   return [row.enregBlob, row.logBlob, row.file?.blob ?? null].filter((id): id is string => id !== null);
@@ -171,6 +178,7 @@ export async function ingestRecords(
     },
     apartCandidates,
     blobsOf,
+    charsOf,
     finish: (tx) => enqueueArrivals(tx, installation, ctx.configs, arrivals, now),
   });
 }

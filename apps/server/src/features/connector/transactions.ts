@@ -100,6 +100,7 @@ export async function ingestTransactions(
           return { text, moved: (id: string) => ((row.log = logHead(text)), (row.logBlob = id)) };
         }),
     blobsOf: (row) => (row.logBlob === null ? [] : [row.logBlob]),
+    charsOf: (row) => row.log.length,
     finish: (tx) => enqueueArrivals(tx, installation, ctx.configs, arrivals, now),
   });
 }
