@@ -23,6 +23,10 @@ const env = {
   // The simulator of E2EDEMO1 (and E2EOFF01's silent automate) are on loopback, which the default
   // policy allows only to the demo installation DEMOA001 (docs/connector-api.md, Automate address).
   AUTOMATE_NETWORKS: 'public,loopback',
+  // Three of the four support links of Général, set when the server starts (docs/production.md).
+  SUPPORT_REMOTE_URL: 'https://anydesk.com/fr/downloads',
+  SUPPORT_SITE_URL: 'https://support.editeur.example/',
+  SUPPORT_CUSTOMER_URL: 'https://clients.editeur.example/',
 };
 const SOFTWARE = '1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom';
 

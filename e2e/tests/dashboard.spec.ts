@@ -35,6 +35,20 @@ test.describe('Général', () => {
     await expect(page.getByText('Cnx 1')).toBeVisible();
   });
 
+  test('shows the support links the server sets, and only those', async ({ page }) => {
+    await expect(page.getByRole('link', { name: /^Site support/ })).toHaveAttribute(
+      'href',
+      'https://support.editeur.example/',
+    );
+    await expect(page.getByRole('link', { name: /^Espace client/ })).toHaveAttribute(
+      'href',
+      'https://clients.editeur.example/',
+    );
+    await expect(page.getByRole('link', { name: /^Assistance à distance/ })).toBeVisible();
+    // SUPPORT_EDITOR_URL is not set: no « Site de l'éditeur ».
+    await expect(page.getByRole('link', { name: /^Site de l'éditeur/ })).toHaveCount(0);
+  });
+
   // The sync buttons with the automate simulator: sync.spec.ts.
 
   test('the server IP button shows the public address in an alert', async ({ page }) => {

@@ -6,12 +6,19 @@ import {
 } from './config/env.ts';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
+  LogController,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import type { TSupportLinks } from '@synchro/contracts';
 import type { AppContext } from './context.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { connectorDocsRoutes } from './features/connector-docs/routes.ts';
+import { installRequestLog } from './http/request-log.ts';
+import { createLifecycle, type Lifecycle } from './lifecycle.ts';
+import { createMetrics, type ServerMetrics } from './metrics/registry.ts';
 import type { Db } from './db/types.ts';
 import { apartPolicyFor, type ApartPolicy } from './domain/blobs.ts';
 import { ConfigCache } from './domain/config-cache.ts';
@@ -89,6 +96,12 @@ export interface AppDeps {
   drive?: DriveEnv;
   /** AUDIT_RETENTION_DAYS (shown on the journal's screen); 400 otherwise. */
   auditRetentionDays?: number;
+  /** The server's life (main.ts stops it at SIGTERM); a new one otherwise. */
+  lifecycle?: Lifecycle;
+  /** The metrics (main.ts serves them on METRICS_PORT); a registry of this app otherwise. */
+  metrics?: ServerMetrics;
+  /** SUPPORT_*_URL; none otherwise. */
+  supportLinks?: TSupportLinks;
 }
 
 /** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
@@ -115,6 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // id); past 2 048 characters, and for a bad percent-encoding, routerErrors answers the same.
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: routerErrors,
+    // One line per request instead of fastify's two (http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
   });
   installJsonBodyParser(app);
 
@@ -143,8 +158,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     apart: deps.apart ?? apartPolicyFor(deps.db.kind),
     bodies: deps.bodies ?? new ByteBudget(fairShare.bodyBudget),
     storageQuotaBytes: fairShare.storageQuotaBytes,
+    lifecycle: deps.lifecycle ?? createLifecycle(),
+    metrics: deps.metrics ?? createMetrics({ db: deps.db, perInstallation: false, processMetrics: false }),
+    supportLinks: deps.supportLinks ?? {},
   };
 
+  installRequestLog(app, ctx.metrics);
+  // Stopping: each answer closes its connection, so that kept-alive connections do not hold the
+  // stop until their keep-alive timeout (main.ts).
+  app.addHook('onSend', async (_request, reply) => {
+    if (ctx.lifecycle.stopping) void reply.header('Connection', 'close');
+  });
   installErrorHandling(app);
   installRequestGuards(app, { allowedOrigins: deps.allowedOrigins ?? [] });
   installSessionGuard(app);
@@ -152,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await installCompression(app);
 
+  healthRoutes(app, ctx);
   authRoutes(app, ctx);
   userRoutes(app, ctx);
   dashboardRoutes(app, ctx);
@@ -166,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   configurationHistoryRoutes(app, ctx);
   auditRoutes(app, ctx);
   connectorRoutes(app, ctx, { rateLimits: deps.connectorRateLimits });
+  connectorDocsRoutes(app);
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;
   if (spa) await serveSpa(app, spa);

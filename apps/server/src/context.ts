@@ -1,4 +1,7 @@
+import type { TSupportLinks } from '@synchro/contracts';
 import type { VersionRetention } from './config/env.ts';
+import type { Lifecycle } from './lifecycle.ts';
+import type { ServerMetrics } from './metrics/registry.ts';
 import type { Db } from './db/types.ts';
 import type { ApartPolicy } from './domain/blobs.ts';
 import type { ByteBudget } from './offload/byte-budget.ts';
@@ -36,4 +39,10 @@ export interface AppContext {
   drive: DriveSettings;
   /** AUDIT_RETENTION_DAYS, shown on the journal's screen (the retention runs in main.ts). */
   auditRetentionDays: number;
+  /** Stopping or not (SIGTERM): /readyz, long-lived answers. */
+  lifecycle: Lifecycle;
+  /** Counters and histograms of the server (metrics/registry.ts). */
+  metrics: ServerMetrics;
+  /** The support links of Général (SUPPORT_*_URL). */
+  supportLinks: TSupportLinks;
 }

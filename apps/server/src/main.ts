@@ -16,6 +16,10 @@ import { createOffloadPool, defaultOffloadThreads } from './offload/pool.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 import { resolveSessionSecret } from './security/session-secret.ts';
 import { hasBuiltSpa } from './static/spa.ts';
+import { createLifecycle } from './lifecycle.ts';
+import { createMetrics } from './metrics/registry.ts';
+import { startMetricsServer } from './metrics/server.ts';
+import type { Server } from 'node:http';
 
 const startedAt = Date.now();
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -59,8 +63,13 @@ async function main(): Promise<void> {
     from: env.mail.from,
     publicUrl: env.mail.publicUrl,
   };
+  const lifecycle = createLifecycle();
+  const metrics = createMetrics({ db, perInstallation: env.ops.metricsPerInstallation, processMetrics: true });
   const app = await buildApp({
     db,
+    lifecycle,
+    metrics,
+    supportLinks: env.ops.supportLinks,
     sessionSecret,
     publicIp: env.publicIp,
     trustProxy: env.trustProxy,
@@ -101,18 +110,28 @@ async function main(): Promise<void> {
   let stopping = false;
   let demoAutomate: DemoAutomate | null = null;
   let mailSender: MailSender | null = null;
+  let metricsServer: Server | null = null;
+  /**
+   * SIGTERM (or Ctrl-C): /readyz answers 503, the server stops accepting connections, requests in
+   * flight finish (a sync order under way ends with its outcome) for up to SHUTDOWN_TIMEOUT_SECONDS,
+   * then the database closes and the process ends with 0 (docs/production.md).
+   */
   const stop = async (signal: string) => {
     // Ctrl-C under `npm start` arrives twice (terminal + forwarded by start.mjs): stop once.
     if (stopping) return;
     stopping = true;
+    lifecycle.stop();
     say(`\n${signal} reçu : arrêt du serveur...`);
-    // Requests still running get 10 s; then the process ends anyway.
-    setTimeout(() => process.exit(1), 10_000).unref();
+    setTimeout(() => {
+      say(`Arrêt forcé : des requêtes duraient encore après ${env.ops.shutdownTimeoutMs / 1000} s.`);
+      process.exit(1);
+    }, env.ops.shutdownTimeoutMs).unref();
     try {
       await demoAutomate?.stop();
       // The send under way finishes; what the sender had claimed goes back to the outbox.
       await mailSender?.stop();
       await app.close();
+      await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null)));
       loopDelay.stop();
       await blobSweep.stop();
       await offload.close();
@@ -144,6 +163,10 @@ async function main(): Promise<void> {
     throw err;
   }
   await warming;
+  if (env.ops.metricsPort !== null && !stopping) {
+    metricsServer = await startMetricsServer(metrics.registry, env.ops.metricsPort, env.host);
+    say(`Mesures Prometheus : http://${env.host}:${env.ops.metricsPort}/metrics`);
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : env.port;
   const shownHost = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(env.host) ? 'localhost' : env.host;

@@ -46,6 +46,16 @@ export const ZAutomateService = z.object({
 export type TAutomateService = z.infer<typeof ZAutomateService>;
 
 /** GET /api/dashboard: the typed view of the Général screen, computed by the server. */
+export const SUPPORT_LINK_KEYS = ['remote', 'support', 'customer', 'editor'] as const;
+export type TSupportLinkKey = (typeof SUPPORT_LINK_KEYS)[number];
+export const ZSupportLinks = z.object({
+  remote: z.string().optional(),
+  support: z.string().optional(),
+  customer: z.string().optional(),
+  editor: z.string().optional(),
+});
+export type TSupportLinks = z.infer<typeof ZSupportLinks>;
+
 export const ZDashboardView = z.object({
   syncId: z.string(),
   softwareName: z.string(),
@@ -70,6 +80,8 @@ export const ZDashboardView = z.object({
   configVersion: z.number().int(),
   /** Bytes the installation keeps (records, files, transactions) and its quota (docs/server.md). */
   storage: z.object({ usedBytes: z.number().nonnegative(), quotaBytes: z.number().positive() }),
+  /** The support links of this server (SUPPORT_*_URL, set when it starts); a link not set is absent. */
+  supportLinks: ZSupportLinks,
 });
 /** Share of its storage quota from which Général warns an installation. */
 export const STORAGE_WARNING_SHARE = 0.8;

@@ -7,6 +7,7 @@ export * from './sync-id.ts';
 export * from './config-api.ts';
 export * from './config-registry.ts';
 export * from './connector-api.ts';
+export * from './connector-openapi.ts';
 export * from './connector-time.ts';
 export * from './history.ts';
 export * from './sync-history.ts';

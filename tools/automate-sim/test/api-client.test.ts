@@ -98,3 +98,17 @@ describe('the connector API client reads answers with the contract', () => {
     await expect(api.readImportQueue()).rejects.toThrow(/réponse inattendue \(records : /);
   });
 });
+
+describe('the answers the client is tested against follow the console’s OpenAPI document', () => {
+  it('finds an answer that drifted from the document, naming the field', async () => {
+    const { offContract } = await import('./openapi-answers.ts');
+    const path = '/api/connector/v1/import-records/ID1/result';
+    expect(offContract('POST', path, 200, { IDInterne: 'ID1', Etat: 1 })).toBeNull();
+    expect(offContract('POST', path, 200, { ok: true })).toMatch(/IDInterne/);
+    expect(offContract('POST', '/api/connector/v1/transactions', 200, { inserted: 1 })).toMatch(/duplicates/);
+    expect(
+      offContract('POST', '/api/connector/v1/transactions', 507, { error: 'x', message: 'm' }),
+    ).toBeNull();
+    expect(offContract('GET', '/api/connector/v1/nowhere', 200, {})).toMatch(/route absente/);
+  });
+});

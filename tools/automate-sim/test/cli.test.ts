@@ -40,6 +40,7 @@ afterEach(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   children.length = 0;
   await fake.stop();
+  expect(fake.offContract).toEqual([]);
 });
 
 function run(args: string[], env: Record<string, string> = {}) {

@@ -17,6 +17,7 @@ import {
   ZTransactionsRequest,
 } from '@synchro/contracts';
 import type { TImportRecord, TQueuedRecord, TTransaction } from '../src/api-types.ts';
+import { offContract } from './openapi-answers.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -53,6 +54,8 @@ export class FakeConsole {
   readonly records = new Map<string, TQueuedRecord & { Etat: number }>();
   /** Bodies refused by the contract's schemas: `route: message`. */
   readonly invalid: string[] = [];
+  /** Answers of this fake that the OpenAPI document does not allow (tests expect none). */
+  readonly offContract: string[] = [];
   configVersion = 7;
   private server: Server | null = null;
   private readonly failures = new Map<Route, number[]>();
@@ -102,7 +105,7 @@ export class FakeConsole {
       try {
         body = JSON.parse(raw);
       } catch {
-        return this.json(res, 400, { error: 'invalid_json', message: 'Corps JSON illisible.' });
+        return this.json(res, 400, { error: 'invalid-request', message: 'Corps JSON illisible.' });
       }
     }
     const url = new URL(req.url ?? '/', 'http://x');
@@ -121,10 +124,11 @@ export class FakeConsole {
       });
     }
     const route = this.routeOf(req.method ?? '', path);
-    if (route === null) return this.json(res, 404, { error: 'not_found', message: 'Route inconnue.' });
+    if (route === null) return this.json(res, 404, { error: 'not-found', message: 'Route inconnue.' });
     const failure = this.failures.get(route)?.shift();
     if (failure !== undefined)
-      return this.json(res, failure, { error: 'scripted', message: 'Échec prévu par le test.' });
+      // A scripted failure may be a proxy's (502): not the console's answer, not checked.
+      return this.json(res, failure, { error: 'scripted', message: 'Échec prévu par le test.' }, false);
     const b = (body ?? {}) as Record<string, unknown>;
     const schema = SCHEMAS[route];
     if (schema) {
@@ -195,10 +199,10 @@ export class FakeConsole {
       case 'result': {
         const id = decodeURIComponent(path.slice(`${BASE}/import-records/`.length, -'/result'.length));
         const record = this.records.get(id);
-        if (!record) return this.json(res, 404, { error: 'not_found', message: 'Enregistrement inconnu.' });
+        if (!record) return this.json(res, 404, { error: 'not-found', message: 'Enregistrement inconnu.' });
         record.Etat = b.Etat as number;
         this.results.set(id, b as { Etat: number });
-        return this.json(res, 200, { ok: true });
+        return this.json(res, 200, { IDInterne: id, Etat: b.Etat });
       }
       case 'transactions': {
         const transactions = b.transactions as TTransaction[];
@@ -220,7 +224,12 @@ export class FakeConsole {
     return null;
   }
 
-  private json(res: ServerResponse, status: number, body: unknown): void {
+  private json(res: ServerResponse, status: number, body: unknown, checked = true): void {
+    const req = res.req;
+    const why = checked
+      ? offContract(req.method ?? '', new URL(req.url ?? '/', 'http://x').pathname, status, body)
+      : null;
+    if (why) this.offContract.push(why);
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   }

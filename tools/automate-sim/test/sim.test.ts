@@ -36,6 +36,8 @@ afterEach(async () => {
   await fake.stop();
   // Every body the simulator sent was valid for the contract's schemas.
   expect(fake.invalid).toEqual([]);
+  // And every answer it read was one the console's OpenAPI document allows.
+  expect(fake.offContract).toEqual([]);
   // Whatever happened in the test, the token never reached a log line.
   expect(logs.length).toBeGreaterThan(0);
   expect(logs.filter((l) => l.includes(TOKEN))).toEqual([]);

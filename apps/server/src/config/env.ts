@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { readDriveEnv, readMailEnv, type DriveEnv, type MailEnv } from './mail-env.ts';
+import { readOpsEnv, type OpsEnv } from './ops-env.ts';
 
 /** Everything the server and the admin command read from the environment (docs/server.md). */
 export interface ServerEnv {
@@ -36,6 +37,8 @@ export interface ServerEnv {
   drive: DriveEnv;
   /** AUDIT_RETENTION_DAYS (domain/audit-retention.ts): audit rows older than this are deleted. */
   auditRetentionDays: number;
+  /** METRICS_*, SHUTDOWN_TIMEOUT_SECONDS, SUPPORT_*_URL (config/ops-env.ts). */
+  ops: OpsEnv;
 }
 
 /** OFFLOAD_THREADS, BODY_BUDGET_MB, BODY_BUDGET_PER_INSTALLATION_MB, STORAGE_QUOTA_MB. */
@@ -188,5 +191,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     mail: readMailEnv(env, port),
     drive: readDriveEnv(env),
     auditRetentionDays: positiveInteger(env, 'AUDIT_RETENTION_DAYS', 400),
+    ops: readOpsEnv(env),
   };
 }

@@ -49,3 +49,11 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<nu
     return applied;
   });
 }
+
+let latest: number | undefined;
+
+/** The version of the newest migration this server carries (read once). */
+export function latestMigrationVersion(): number {
+  latest ??= Math.max(0, ...loadMigrations().map((m) => m.version));
+  return latest;
+}

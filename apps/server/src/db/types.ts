@@ -24,4 +24,6 @@ export interface Db extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R>;
   close(): Promise<void>;
+  /** Connections of the pool (PostgreSQL): open, idle, callers waiting for one. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }

@@ -26,6 +26,13 @@ const FASTIFY_MESSAGES: Record<string, { status: number; message: string; code?:
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'En-tête Content-Length invalide.' },
 };
 
+const sentCodes = new WeakMap<FastifyRequest, string>();
+
+/** The code of the error a request was answered with (the metrics' reason), if any. */
+export function errorCodeOf(request: FastifyRequest): string | undefined {
+  return sentCodes.get(request);
+}
+
 /**
  * Sends an error: `{message, code?}` on the console API, `{error, message}` on the connector API
  * (docs/connector-api.md).
@@ -44,8 +51,9 @@ function sendError(
   // a broken pipe while it is still writing.
   if (declaresBody(request) && !request.raw.readableEnded && !isDrainableRefusal(request, status))
     void reply.header('Connection', 'close');
-  if (isConnectorRequest(request))
-    return reply.status(status).send(connectorErrorBody(status, message, code));
+  const body = connectorErrorBody(status, message, code);
+  sentCodes.set(request, isConnectorRequest(request) ? body.error : (code ?? String(status)));
+  if (isConnectorRequest(request)) return reply.status(status).send(body);
   return reply.status(status).send(code ? { message, code } : { message });
 }
 

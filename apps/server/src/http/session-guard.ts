@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { accessRefusal, type Installation } from '../domain/installations.ts';
 import { deleteInstallationSessions, findLiveSession } from '../domain/sessions.ts';
 import { unauthorized } from './errors.ts';
+import { noteRequestInstallation } from './request-installation.ts';
 import { readSessionToken } from './session-cookie.ts';
 
 interface SignedIn {
@@ -34,6 +35,7 @@ export function requireSession(ctx: AppContext) {
       throw unauthorized(refusal);
     }
     signedIn.set(request, { installation, configVersion });
+    noteRequestInstallation(request, installation);
   };
   sessionChecks.add(check);
   return check;

@@ -58,10 +58,12 @@ export function appRoutes(app: FastifyInstance): AppRoute[] {
 /** A route's path with its parameter replaced by an (encoded) id. */
 export const withId = (url: string, id: string) => url.replace(/:[A-Za-z]+/, encodeURIComponent(id));
 
-export const isConnectorRoute = (r: AppRoute) => r.url.startsWith('/api/connector/');
+/** A route of the connector API that needs its token (its OpenAPI document is public). */
+export const isConnectorRoute = (r: AppRoute) =>
+  r.url.startsWith('/api/connector/') && ROUTE_SAMPLES[routeKey(r)]?.kind !== 'public';
 
 /**
- * - `public`: no session needed (login, logout);
+ * - `public`: no session needed (login, logout, health, the connector API's reference);
  * - `own`: the signed-in installation's own data, no id in the path;
  * - `record` / `transaction` / `mail`: one row of the signed-in installation (an import record, a
  *   transaction, an outbox email), named by `:id`;
@@ -92,6 +94,15 @@ const view = async (ctx: SampleContext, path: string): Promise<any> => ctx.view(
 export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'POST /api/login': { kind: 'public', body: () => ({ username: 'NOBODY01', password: 'x' }) },
   'POST /api/logout': { kind: 'public' },
+  // Health of the process and readiness (docs/production.md), the connector API's reference.
+  'GET /healthz': { kind: 'public' },
+  'GET /readyz': { kind: 'public' },
+  'GET /api/connector/v1/openapi.json': { kind: 'public' },
+  'GET /docs/connector': { kind: 'public' },
+  'GET /docs/connector/start.js': { kind: 'public' },
+  'GET /docs/connector/page.css': { kind: 'public' },
+  'GET /docs/connector/swagger-ui.css': { kind: 'public' },
+  'GET /docs/connector/swagger-ui-bundle.js': { kind: 'public' },
   'GET /api/user': { kind: 'own' },
   'GET /api/dashboard': { kind: 'own' },
   'GET /api/server-ip': { kind: 'own' },

@@ -69,8 +69,8 @@ export interface ServerProcess {
   output(): string;
   /** SIGKILL, resolved once the process is gone. */
   kill9(): Promise<void>;
-  /** SIGINT (a clean stop), resolved with the exit code once all the output is read. */
-  stop(): Promise<number | null>;
+  /** SIGINT (a clean stop; or `signal`), resolved with the exit code once all the output is read. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 export async function startServerProcess(
@@ -123,8 +123,8 @@ export async function startServerProcess(
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    async stop(signal: NodeJS.Signals = 'SIGINT') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };

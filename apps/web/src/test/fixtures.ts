@@ -48,4 +48,10 @@ export const demoDashboard: TDashboardView = {
   displayTimeZone: { zone: 'Europe/Paris', offsetMinutes: 60 },
   configVersion: 3,
   storage: { usedBytes: 1_288_490_189, quotaBytes: 53_687_091_200 },
+  supportLinks: {
+    remote: 'https://anydesk.com/fr/downloads',
+    support: 'https://support.editeur.example/',
+    customer: 'https://clients.editeur.example/',
+    editor: 'https://www.editeur.example/',
+  },
 };

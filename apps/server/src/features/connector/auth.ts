@@ -10,6 +10,7 @@ import { AppError } from '../../http/errors.ts';
 import { hashConnectorToken } from '../../security/secrets.ts';
 import type { ConnectorBucket, ConnectorRateLimits } from './limits.ts';
 import { enforceRateLimit } from './rate-limit.ts';
+import { noteRequestInstallation } from '../../http/request-installation.ts';
 
 /**
  * The bearer token of the connector API (docs/connector-api.md, « Jeton »): it names the
@@ -73,6 +74,7 @@ export function requireConnector(ctx: AppContext, bucket: ConnectorBucket, limit
     if (isExpired(found.installation, now)) throw new AppError(403, EXPIRED_CONNECTOR_MESSAGE, 'forbidden');
     await enforceRateLimit(ctx.db, found.installation.id, bucket, limits[bucket], now);
     callers.set(request, { installation: found.installation, configVersion: found.configVersion });
+    noteRequestInstallation(request, found.installation);
   };
 }
 

@@ -5,6 +5,7 @@ import { attachBlobs, deleteBlobs, writeApart, type ApartCandidate } from '../..
 import { AppError } from '../../http/errors.ts';
 import { OFFLOAD_MIN_BYTES, runOnBody } from '../../offload/pool.ts';
 import type { OffloadTask } from '../../offload/task.ts';
+import type { BatchKindName } from '../../metrics/registry.ts';
 import type { BatchBody, CheckedBatch } from './checked-batches.ts';
 import { refuseIfIssues } from './item-checks.ts';
 
@@ -195,6 +196,8 @@ export async function writeBatch<R>(
 
 /** What a batch route says of its rows (ingestBatch). */
 export interface BatchKind<R> {
+  /** Its name in the metrics (metrics/registry.ts). */
+  name: BatchKindName;
   chunkSize: number;
   idOf: (row: R) => string;
   /** The items of a small body (its envelope checked), read on this thread. */
@@ -224,10 +227,33 @@ export interface BatchKind<R> {
  */
 export async function ingestBatch<R>(
   ctx: AppContext,
+  installation: { id: string; syncId: string },
+  body: Uint8Array,
+  zone: string,
+  kind: BatchKind<R>,
+): Promise<TConnectorBatchAnswer> {
+  let items = 0;
+  try {
+    const answer = await ingestBatchRows(ctx, installation.id, body, zone, kind, (n) => (items = n));
+    ctx.metrics.connectorRows(kind.name, 'inserted', answer.inserted, installation.syncId);
+    ctx.metrics.connectorRows(kind.name, 'duplicate', answer.duplicates, installation.syncId);
+    return answer;
+  } catch (err) {
+    // The items of a batch refused for their faults (a big body refused in its worker thread is
+    // counted as a refused batch only: its items were not counted here).
+    if (err instanceof AppError && err.status === 400)
+      ctx.metrics.connectorRows(kind.name, 'refused', items, installation.syncId);
+    throw err;
+  }
+}
+
+async function ingestBatchRows<R>(
+  ctx: AppContext,
   installationId: string,
   body: Uint8Array,
   zone: string,
   kind: BatchKind<R>,
+  counted: (items: number) => void,
 ): Promise<TConnectorBatchAnswer> {
   const { db } = ctx;
   const kept: string[] = [];
@@ -244,12 +270,14 @@ export async function ingestBatch<R>(
   };
   if (body.byteLength < OFFLOAD_MIN_BYTES) {
     const items = kind.itemsOf(body);
+    counted(items.length);
     const source = sliceChecks(db.kind, kind.chunkSize, items, (slice, offset, issues) =>
       kind.prepare(slice, offset, issues),
     );
     return writeBatch(db, items.length, source, steps);
   }
   const checked = await runOnBody(ctx.offload, kind.task, { body, zone });
+  counted(checked.count);
   const apart = await writeApart(db, installationId, ctx.apart, kind.apartCandidates(checked.rows));
   try {
     return await writeBatch(db, checked.count, checkedSlices(checked.rows, kind.chunkSize), {

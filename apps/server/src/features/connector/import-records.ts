@@ -165,7 +165,8 @@ export async function ingestRecords(
 ): Promise<TConnectorBatchAnswer> {
   const installationId = installation.id;
   const arrivals = noArrivals();
-  return ingestBatch(ctx, installationId, body, zone, {
+  return ingestBatch(ctx, installation, body, zone, {
+    name: 'records',
     chunkSize: RECORDS_PER_STATEMENT,
     idOf: (r) => r.idInterne,
     itemsOf: (bytes) => parseConnectorOr400(ZImportRecordsEnvelope, parseJsonBytes(bytes)).records,

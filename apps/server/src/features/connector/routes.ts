@@ -31,6 +31,9 @@ import {
   type ConnectorRateLimits,
 } from './limits.ts';
 import { ingestTransactions } from './transactions.ts';
+import { errorCodeOf } from '../../http/error-handler.ts';
+import { requestInstallation } from '../../http/request-installation.ts';
+import type { BatchKindName } from '../../metrics/registry.ts';
 
 export interface ConnectorRoutesOptions {
   /** Requests per installation and minute, by route group (DEFAULT_RATE_LIMITS otherwise). */
@@ -61,8 +64,21 @@ function bodyBytes(request: FastifyRequest): Uint8Array {
   return request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
 }
 
+/** The batch routes, by their names in the metrics. */
+const BATCH_ROUTES: Record<string, BatchKindName> = {
+  [`${BASE}/import-records`]: 'records',
+  [`${BASE}/transactions`]: 'transactions',
+};
+
 function connectorScope(app: FastifyInstance, ctx: AppContext, options: ConnectorRoutesOptions): void {
   const limits: ConnectorRateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  // Every batch answered, accepted or refused with its error code (metrics/registry.ts).
+  app.addHook('onResponse', async (request, reply) => {
+    const kind = BATCH_ROUTES[request.routeOptions.url ?? ''];
+    if (!kind || request.method !== 'POST') return;
+    const outcome = reply.statusCode < 400 ? 'accepted' : (errorCodeOf(request) ?? String(reply.statusCode));
+    ctx.metrics.connectorBatch(kind, outcome, requestInstallation(request)?.syncId ?? null);
+  });
   const route = (bucket: ConnectorBucket, bodyLimit: number): RouteShorthandOptions => ({
     config: { connectorApi: true },
     bodyLimit,

@@ -71,7 +71,8 @@ export async function ingestTransactions(
 ): Promise<TConnectorBatchAnswer> {
   const installationId = installation.id;
   const arrivals = noArrivals();
-  return ingestBatch(ctx, installationId, body, zone, {
+  return ingestBatch(ctx, installation, body, zone, {
+    name: 'transactions',
     chunkSize: TRANSACTIONS_PER_STATEMENT,
     idOf: (r) => r.txId,
     itemsOf: (bytes) => parseConnectorOr400(ZTransactionsEnvelope, parseJsonBytes(bytes)).transactions,

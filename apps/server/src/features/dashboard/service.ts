@@ -104,7 +104,7 @@ export function buildDashboard(
   registration: AutomateRegistration | null,
   storage: StorageUse,
   now: Date,
-): TDashboardView {
+): Omit<TDashboardView, 'supportLinks'> {
   const facts = dashboardFacts(config);
   const { info, lastSync, sources, declaredTerminals, planningCounts } = facts;
   const zone = installationZone(facts.configuredZone, installation.timeZone);

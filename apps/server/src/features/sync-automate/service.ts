@@ -142,6 +142,7 @@ export async function requestSync(
       details: { type, outcome: answer.outcome, retSync: answer.retSync, ...extra },
     });
   const reply = async (answer: Answer, extra?: Record<string, unknown>): Promise<TSyncAutomateResponse> => {
+    ctx.metrics.syncOrder(answer.outcome, installation.syncId);
     await audit(answer, extra);
     return { retInfo: answer.retInfo, retSync: answer.retSync, outcome: answer.outcome };
   };

@@ -4,7 +4,6 @@ import userEvent from '@testing-library/user-event';
 import type { TDashboardView } from '@synchro/contracts';
 import { demoDashboard, demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp } from '../../test/render-app.tsx';
-import { SUPPORT_LINKS } from './support-links.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -134,20 +133,35 @@ describe('Général', () => {
     expect(await valueOf('Date')).toHaveTextContent('09/03/2025 03:09 (UTC-4)');
   });
 
-  it('opens the support pages in a new tab', async () => {
+  it('opens the support pages the server sets in a new tab', async () => {
     show(demoDashboard);
-    for (const link of SUPPORT_LINKS) {
-      const anchor = await screen.findByRole('link', { name: new RegExp(`^${link.label}`) });
-      expect(anchor).toHaveAttribute('href', link.href);
+    const expected = [
+      ['Assistance à distance', 'https://anydesk.com/fr/downloads'],
+      ['Site support', 'https://support.editeur.example/'],
+      ['Espace client', 'https://clients.editeur.example/'],
+      ["Site de l'éditeur", 'https://www.editeur.example/'],
+    ];
+    for (const [label, href] of expected) {
+      const anchor = await screen.findByRole('link', { name: new RegExp(`^${label}`) });
+      expect(anchor).toHaveAttribute('href', href);
       expect(anchor).toHaveAttribute('target', '_blank');
       expect(anchor.getAttribute('rel')).toContain('noopener');
     }
-    expect(SUPPORT_LINKS.map((l) => l.label)).toEqual([
-      'Assistance à distance',
-      'Site support',
-      'Espace client',
-      "Site de l'éditeur",
-    ]);
+  });
+
+  it('shows only the support links the server sets', async () => {
+    show({ ...demoDashboard, supportLinks: { support: 'https://aide.example/' } });
+    expect(await screen.findByRole('link', { name: /^Site support/ })).toHaveAttribute(
+      'href',
+      'https://aide.example/',
+    );
+    expect(screen.queryByRole('link', { name: /^Espace client/ })).toBeNull();
+  });
+
+  it('shows no support card when the server sets no link', async () => {
+    show({ ...demoDashboard, supportLinks: {} });
+    await screen.findByText('Planifications');
+    expect(screen.queryByText('Assistance')).toBeNull();
   });
 
   it('launches a sync: busy label, all buttons disabled, then the result toast', async () => {

@@ -123,7 +123,7 @@ export function DashboardView({ view, fetchedAt }: { view: TDashboardView; fetch
               <Field label="Clés API Google restantes">{view.googleKeysRemaining}</Field>
             </FieldList>
           </SectionCard>
-          <SupportCard />
+          <SupportCard links={view.supportLinks} />
         </div>
       </div>
     </>

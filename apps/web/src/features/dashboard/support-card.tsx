@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { ExternalLink, Globe, Headset, LifeBuoy, UserRound } from 'lucide-react';
 import { SectionCard } from '../../components/ui/section-card.tsx';
 import { NNBSP } from '../../lib/format.ts';
-import { SUPPORT_LINKS, type SupportLink } from './support-links.ts';
+import type { TSupportLinks } from '@synchro/contracts';
+import { supportLinks, type SupportLink } from './support-links.ts';
 
 const SUPPORT_ICONS: Record<SupportLink['key'], ReactNode> = {
   remote: <Headset aria-hidden="true" />,
@@ -11,7 +12,9 @@ const SUPPORT_ICONS: Record<SupportLink['key'], ReactNode> = {
   editor: <Globe aria-hidden="true" />,
 };
 
-export function SupportCard() {
+export function SupportCard({ links: configured }: { links: TSupportLinks }) {
+  const links = supportLinks(configured);
+  if (links.length === 0) return null;
   return (
     <SectionCard
       title="Assistance"
@@ -19,7 +22,7 @@ export function SupportCard() {
       icon={<LifeBuoy aria-hidden="true" />}
     >
       <ul className="grid gap-2 sm:grid-cols-2 xl:grid-cols-1">
-        {SUPPORT_LINKS.map((link) => (
+        {links.map((link) => (
           <li key={link.key}>
             <a
               href={link.href}

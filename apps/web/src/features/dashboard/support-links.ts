@@ -1,43 +1,27 @@
+import type { TSupportLinkKey, TSupportLinks } from '@synchro/contracts';
+
 /**
- * Targets of the support buttons of the Général screen. The spec leaves them open: each comes from
- * a build-time variable (VITE_SUPPORT_*, see docs/web.md) with a neutral default.
+ * The support buttons of the Général screen. Their targets are set on the server when it starts
+ * (SUPPORT_*_URL, docs/production.md) and arrive with /api/dashboard; a link not set is not shown.
  */
 export interface SupportLink {
-  key: 'remote' | 'support' | 'customer' | 'editor';
+  key: TSupportLinkKey;
   label: string;
   description: string;
   href: string;
 }
 
-const env = import.meta.env;
-
-function pick(value: unknown, fallback: string): string {
-  return typeof value === 'string' && value.trim() ? value.trim() : fallback;
-}
-
-export const SUPPORT_LINKS: readonly SupportLink[] = [
-  {
-    key: 'remote',
-    label: 'Assistance à distance',
-    description: "Téléchargez l'outil de prise en main à distance",
-    href: pick(env.VITE_SUPPORT_REMOTE_URL, 'https://anydesk.com/fr/downloads'),
-  },
-  {
-    key: 'support',
-    label: 'Site support',
-    description: 'Guides, questions fréquentes et tickets',
-    href: pick(env.VITE_SUPPORT_SITE_URL, 'https://support.example.com/'),
-  },
-  {
-    key: 'customer',
-    label: 'Espace client',
-    description: 'Licences, factures et téléchargements',
-    href: pick(env.VITE_SUPPORT_CUSTOMER_URL, 'https://clients.example.com/'),
-  },
-  {
-    key: 'editor',
-    label: "Site de l'éditeur",
-    description: 'Actualités et nouveautés du connecteur',
-    href: pick(env.VITE_SUPPORT_EDITOR_URL, 'https://www.example.com/'),
-  },
+const SUPPORT_TEXTS: readonly Omit<SupportLink, 'href'>[] = [
+  { key: 'remote', label: 'Assistance à distance', description: "Téléchargez l'outil de prise en main à distance" },
+  { key: 'support', label: 'Site support', description: 'Guides, questions fréquentes et tickets' },
+  { key: 'customer', label: 'Espace client', description: 'Licences, factures et téléchargements' },
+  { key: 'editor', label: "Site de l'éditeur", description: 'Actualités et nouveautés du connecteur' },
 ];
+
+/** The links this server sets, in the screen's order. */
+export function supportLinks(links: TSupportLinks): SupportLink[] {
+  return SUPPORT_TEXTS.flatMap((text) => {
+    const href = links[text.key];
+    return href ? [{ ...text, href }] : [];
+  });
+}

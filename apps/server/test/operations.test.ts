@@ -1,0 +1,261 @@
+import { Writable } from 'node:stream';
+import { connectorOpenApi } from '@synchro/contracts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/types.ts';
+import { createLifecycle } from '../src/lifecycle.ts';
+import { createMetrics, type ServerMetrics } from '../src/metrics/registry.ts';
+import { startMetricsServer } from '../src/metrics/server.ts';
+import { signIn, testApp } from './helpers/app.ts';
+import { CONNECTOR, connectorCall, connectorInstallation, importRecord } from './helpers/connector.ts';
+import { openTestDb } from './helpers/db.ts';
+import { appRoutes } from './helpers/route-catalog.ts';
+
+/**
+ * Running the console as a service (issue 19, docs/production.md): health and readiness, one log
+ * line per request, the metrics a scripted session moves by the right amounts, the connector
+ * API's OpenAPI document against the routes the server registers, its reference page.
+ */
+
+let db: Db;
+beforeAll(async () => {
+  db = await openTestDb();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+/** The log lines an app writes, parsed. */
+function logLines() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
+/** The value of one sample of the Prometheus text (0 when absent). */
+async function sample(metrics: ServerMetrics, name: string, labels: Record<string, string> = {}) {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  const text = await metrics.registry.metrics();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (wanted.every((w) => line.includes(w))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return 0;
+}
+
+describe('health and readiness', () => {
+  it('/healthz and /readyz answer without a session; /readyz says 503 once the server is stopping', async () => {
+    const lifecycle = createLifecycle();
+    const { lines, stream } = logLines();
+    const app = await testApp(db, { lifecycle, logStream: stream });
+    try {
+      const health = await app.inject({ url: '/healthz' });
+      expect([health.statusCode, health.body]).toEqual([200, 'ok\n']);
+      const ready = await app.inject({ url: '/readyz' });
+      expect([ready.statusCode, ready.body]).toEqual([200, 'prêt\n']);
+      expect(ready.headers['cache-control']).toBe('no-store');
+      lifecycle.stop();
+      const stopping = await app.inject({ url: '/readyz' });
+      expect([stopping.statusCode, stopping.body]).toEqual([503, 'arrêt en cours\n']);
+      expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      // Probes are logged at debug level only.
+      expect(lines.filter((l) => String(l.url).match(/^\/(healthz|readyz)/))).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('/readyz says 503 when the database does not answer', async () => {
+    const broken = { ...db, query: () => Promise.reject(new Error('connexion refusée')) } as Db;
+    const app = await testApp(db, {});
+    const appOnBroken = await testApp(broken, {});
+    try {
+      const res = await appOnBroken.inject({ url: '/readyz' });
+      expect([res.statusCode, res.body]).toEqual([503, 'base de données injoignable\n']);
+    } finally {
+      await app.close();
+      await appOnBroken.close();
+    }
+  });
+});
+
+describe('request log', () => {
+  it('one JSON line per request: route template, status, duration, installation, never a secret', async () => {
+    const { lines, stream } = logLines();
+    const app = await testApp(db, { logStream: stream });
+    try {
+      const inst = await connectorInstallation(db, 'OPSLOG01');
+      const cookie = await signIn(app, 'OPSLOG01');
+      lines.length = 0;
+      await app.inject({ url: '/api/sync-history?page=1&pageSize=25', headers: { cookie } });
+      await connectorCall(app, 'GET', '/import-records/queue?limit=5', inst.token);
+      const requests = lines.filter((l) => l.msg === 'requête');
+      expect(requests).toHaveLength(2);
+      expect(requests[0]).toMatchObject({
+        level: 30,
+        method: 'GET',
+        route: '/api/sync-history',
+        url: '/api/sync-history?page=1&pageSize=25',
+        status: 200,
+        installation: 'OPSLOG01',
+      });
+      expect(requests[0]?.durationMs).toEqual(expect.any(Number));
+      expect(requests[1]).toMatchObject({
+        route: `${CONNECTOR}/import-records/queue`,
+        status: 200,
+        installation: 'OPSLOG01',
+      });
+      const text = JSON.stringify(lines);
+      expect(text).not.toContain(inst.token);
+      expect(text).not.toContain(cookie.split('=')[1]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('metrics', () => {
+  it('a scripted session moves each counter by the right amount; no secret in any label', async () => {
+    const metrics = createMetrics({ db, perInstallation: false, processMetrics: false });
+    const app = await testApp(db, { metrics });
+    try {
+      const inst = await connectorInstallation(db, 'OPSMET01');
+      const cookie = await signIn(app, 'OPSMET01');
+      for (let k = 0; k < 3; k++) await app.inject({ url: '/api/dashboard', headers: { cookie } });
+      const records = [importRecord(), importRecord(), importRecord()];
+      await connectorCall(app, 'POST', '/import-records', inst.token, { records });
+      // Two already stored, one new.
+      await connectorCall(app, 'POST', '/import-records', inst.token, {
+        records: [records[0], records[1], importRecord()],
+      });
+      // Refused for its items: two faults.
+      const refused = await connectorCall(app, 'POST', '/import-records', inst.token, {
+        records: [importRecord({ Etat: 7 }), importRecord({ DateHeure: 'hier' })],
+      });
+      expect(refused.statusCode).toBe(400);
+      await connectorCall(app, 'POST', '/import-records', null, { records: [] });
+      // No automate registered: the order's outcome says so.
+      await app.inject({
+        method: 'POST',
+        url: '/api/sync-automate',
+        headers: { cookie },
+        payload: { type: 'C' },
+      });
+
+      const dash = { route: '/api/dashboard', method: 'GET', status: '200' };
+      expect(await sample(metrics, 'synchro_http_request_duration_seconds_count', dash)).toBe(3);
+      const rows = (outcome: string) =>
+        sample(metrics, 'synchro_connector_rows_total', { kind: 'records', outcome, installation: 'all' });
+      expect([await rows('inserted'), await rows('duplicate'), await rows('refused')]).toEqual([4, 2, 2]);
+      const batches = (outcome: string) =>
+        sample(metrics, 'synchro_connector_batches_total', { kind: 'records', outcome });
+      expect([
+        await batches('accepted'),
+        await batches('invalid-request'),
+        await batches('unauthorized'),
+      ]).toEqual([2, 1, 1]);
+      expect(await sample(metrics, 'synchro_sync_orders_total', { outcome: 'no-automate' })).toBe(1);
+      const [live] = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM sessions WHERE expires_at > now()',
+      );
+      expect(await sample(metrics, 'synchro_sessions_live')).toBe(live?.n);
+      const [outbox] = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM mail_outbox WHERE state IN ('gathering', 'pending', 'sending')",
+      );
+      expect(await sample(metrics, 'synchro_mail_outbox_depth')).toBe(outbox?.n);
+      const text = await metrics.registry.metrics();
+      expect(text).not.toContain('OPSMET01');
+      expect(text).not.toContain(inst.token);
+      expect(text).not.toContain('client-secret');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sync ids label the connector and order metrics only with METRICS_PER_INSTALLATION=1', async () => {
+    const metrics = createMetrics({ db, perInstallation: true, processMetrics: false });
+    const app = await testApp(db, { metrics });
+    try {
+      const inst = await connectorInstallation(db, 'OPSMET02');
+      await connectorCall(app, 'POST', '/import-records', inst.token, { records: [importRecord()] });
+      expect(
+        await sample(metrics, 'synchro_connector_rows_total', {
+          outcome: 'inserted',
+          installation: 'OPSMET02',
+        }),
+      ).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('are served on a port of their own (METRICS_PORT), /metrics only', async () => {
+    const metrics = createMetrics({ db, perInstallation: false, processMetrics: true });
+    const server = await startMetricsServer(metrics.registry, 0, '127.0.0.1');
+    try {
+      const port = (server.address() as { port: number }).port;
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/plain');
+      const text = await res.text();
+      expect(text).toContain('nodejs_eventloop_lag_p99_seconds');
+      expect(text).toContain('process_resident_memory_bytes');
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('the public app has no /metrics', async () => {
+    const app = await testApp(db, {});
+    try {
+      expect((await app.inject({ url: '/metrics' })).statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the connector API as OpenAPI', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await testApp(db, {});
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('documents exactly the routes the server registers under /api/connector/v1', async () => {
+    const res = await app.inject({ url: `${CONNECTOR}/openapi.json` });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ paths: Record<string, Record<string, unknown>> }>();
+    expect(doc).toEqual(JSON.parse(JSON.stringify(connectorOpenApi())));
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
+    const registered = appRoutes(app)
+      .filter((r) => r.url.startsWith(CONNECTOR) && r.url !== `${CONNECTOR}/openapi.json`)
+      .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z]+)/g, '{$1}')}`)
+      .sort();
+    expect(documented).toEqual(registered);
+  });
+
+  it('has a reference page served from this server (no CDN)', async () => {
+    const page = await app.inject({ url: '/docs/connector' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    const sources = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) {
+      expect(source).toMatch(/^\/docs\/connector\//);
+      const asset = await app.inject({ url: source as string });
+      expect(asset.statusCode, source).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { CONNECTOR_EXAMPLE_CONTRACTS, CONNECTOR_EXAMPLES, connectorOpenApi } from './connector-openapi.ts';
+
+describe('the connector API as OpenAPI 3.1', () => {
+  const doc = connectorOpenApi() as {
+    openapi: string;
+    paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>>;
+    components: { schemas: Record<string, { type?: string }> };
+  };
+
+  it('is an OpenAPI 3.1 document whose schemas come from the contracts', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.schemas.ImportRecordsRequest?.type).toBe('object');
+    expect(JSON.stringify(doc.components.schemas.ImportRecordsRequest)).toContain('"maxItems":500');
+    expect(JSON.stringify(doc)).not.toContain('$schema');
+  });
+
+  it('gives every operation an id, an answer and the errors every route may give', () => {
+    const ops = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+    expect(ops.length).toBe(8);
+    for (const op of ops) {
+      expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '429', '503']));
+    }
+  });
+
+  it.each(Object.keys(CONNECTOR_EXAMPLES))('its example %s passes its zod contract', (name) => {
+    const key = name as keyof typeof CONNECTOR_EXAMPLES;
+    const parsed = CONNECTOR_EXAMPLE_CONTRACTS[key].safeParse(CONNECTOR_EXAMPLES[key]);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+  });
+});

@@ -1,0 +1,346 @@
+import { z } from 'zod';
+import {
+  CONNECTOR_ERROR_CODES,
+  ZAutomateReport,
+  ZAutomateReportAnswer,
+  ZConnectorBatchAnswer,
+  ZConnectorConfigPatch,
+  ZConnectorConfigPatchAnswer,
+  ZConnectorError,
+  ZImportQueueAnswer,
+  ZImportResult,
+  ZImportResultAnswer,
+  ZImportRecordsRequest,
+  ZTransactionsRequest,
+  type TConnectorErrorCode,
+} from './connector-api.ts';
+import { CONNECTOR_LIMITS } from './connector-fields.ts';
+import { ZDriveAccessTokenAnswer } from './drive.ts';
+
+/**
+ * The connector API v1 as an OpenAPI 3.1 document, generated from the zod contracts the server
+ * checks requests with (one source of truth): served at /api/connector/v1/openapi.json and read
+ * by /docs/connector. A server test compares its paths with the routes the server registers.
+ */
+
+const BASE = '/api/connector/v1';
+
+type Schema = Record<string, unknown>;
+
+/** A zod schema as JSON Schema (draft 2020-12, OpenAPI 3.1's): what is sent, or what is answered. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Schema;
+  return rest;
+}
+
+/** Built when the document is asked for (no work when the module is only imported). */
+const schemas = () => ({
+  AutomateReport: jsonSchema(ZAutomateReport, 'input'),
+  AutomateReportAnswer: jsonSchema(ZAutomateReportAnswer, 'output'),
+  ConfigurationPatch: jsonSchema(ZConnectorConfigPatch, 'input'),
+  ConfigurationPatchAnswer: jsonSchema(ZConnectorConfigPatchAnswer, 'output'),
+  ImportRecordsRequest: jsonSchema(ZImportRecordsRequest, 'input'),
+  BatchAnswer: jsonSchema(ZConnectorBatchAnswer, 'output'),
+  ImportQueueAnswer: jsonSchema(ZImportQueueAnswer, 'output'),
+  ImportResult: jsonSchema(ZImportResult, 'input'),
+  ImportResultAnswer: jsonSchema(ZImportResultAnswer, 'output'),
+  TransactionsRequest: jsonSchema(ZTransactionsRequest, 'input'),
+  DriveAccessTokenAnswer: jsonSchema(ZDriveAccessTokenAnswer, 'output'),
+  ConnectorError: jsonSchema(ZConnectorError, 'output'),
+});
+export type ConnectorSchemaName = keyof ReturnType<typeof schemas>;
+
+const ref = (name: ConnectorSchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
+/** Examples of each call (a test checks each against its zod contract). */
+export const CONNECTOR_EXAMPLES = {
+  AutomateReport: { port: 8080, version: '4.2.1', machineName: 'SRV-ERP' },
+  AutomateReportAnswer: { ip: '203.0.113.10', port: 8080, registeredAt: '2025-11-14T08:12:00.000Z' },
+  ConfigurationPatch: {
+    Info: { Version: '4.2.1' },
+    DerSynchro: { Date: '14/11/2025 09:12:00', Type: 'Complète', Duree: '00:01:12' },
+    Sources: [{ index: 1, Status: '1', StatusLibelle: 'Connectée' }],
+  },
+  ConfigurationPatchAnswer: { version: 42 },
+  ImportRecordsRequest: {
+    records: [
+      {
+        IDInterne: '000123',
+        TypeEnreg: 'DocumentDEVIS',
+        RefDoc: 'DE00042',
+        DateHeure: '2025-11-14T09:12:00',
+        NumLigne: 1,
+        TypeElement: 'CrÃ©ation',
+        Etat: 0,
+        Enreg: '<SyncNuxiDev><Client>Durand</Client></SyncNuxiDev>',
+      },
+    ],
+  },
+  BatchAnswer: { inserted: 1, duplicates: 0 },
+  ImportQueueAnswer: {
+    records: [
+      {
+        IDInterne: '000123',
+        TypeEnreg: 'DocumentDEVIS',
+        RefDoc: 'DE00042',
+        DateHeure: '2025-11-14T09:12:00+01:00',
+        NumLigne: 1,
+        TypeElement: 'CrÃ©ation',
+        Enreg: '<SyncNuxiDev><Client>Durand</Client></SyncNuxiDev>',
+      },
+    ],
+  },
+  ImportResult: { Etat: 1, Log: 'Importé dans la gestion commerciale' },
+  ImportResultAnswer: { IDInterne: '000123', Etat: 1 },
+  TransactionsRequest: {
+    transactions: [
+      {
+        ID: 'T-000981',
+        Err: 0,
+        DateHeureTrt: '2025-11-14T09:15:30',
+        NumTransaction: '981',
+        TypeDoc: 'BL',
+        RefDoc: 'BL00981',
+        IDTablette: 'TAB-07',
+        LibelleTablette: 'Tablette atelier',
+        Log: 'Livraison enregistrée',
+      },
+    ],
+  },
+  DriveAccessTokenAnswer: {
+    Type_Drive: 'google',
+    Compte: 'ged@example.com',
+    access_token: 'ya29.exemple',
+    token_type: 'Bearer',
+    expires_in: 3300,
+    expires_at: '2025-11-14T10:12:00.000Z',
+  },
+} satisfies Partial<Record<ConnectorSchemaName, unknown>>;
+
+/** The contracts of the examples, to check them. */
+export const CONNECTOR_EXAMPLE_CONTRACTS: Record<keyof typeof CONNECTOR_EXAMPLES, z.ZodType> = {
+  AutomateReport: ZAutomateReport,
+  AutomateReportAnswer: ZAutomateReportAnswer,
+  ConfigurationPatch: ZConnectorConfigPatch,
+  ConfigurationPatchAnswer: ZConnectorConfigPatchAnswer,
+  ImportRecordsRequest: ZImportRecordsRequest,
+  BatchAnswer: ZConnectorBatchAnswer,
+  ImportQueueAnswer: ZImportQueueAnswer,
+  ImportResult: ZImportResult,
+  ImportResultAnswer: ZImportResultAnswer,
+  TransactionsRequest: ZTransactionsRequest,
+  DriveAccessTokenAnswer: ZDriveAccessTokenAnswer,
+};
+
+const ERROR_MEANINGS: Record<TConnectorErrorCode, string> = {
+  'invalid-request': 'The body or the query is invalid: `message` names every faulty field.',
+  'address-refused': 'An address the console does not send orders to (AUTOMATE_NETWORKS).',
+  unauthorized: 'Token missing, malformed or unknown.',
+  forbidden: 'Installation suspended or expired.',
+  'not-found': 'No such record.',
+  conflict: 'The configuration changed meanwhile: read it again and retry.',
+  'payload-too-large': 'The body is over the route’s limit: send fewer items per request.',
+  'unsupported-media-type': 'Only `application/json` is accepted.',
+  'unreadable-configuration': 'The stored configuration cannot be read: the administrator repairs it.',
+  'too-many-requests': 'Rate limit of the route group: wait `Retry-After` seconds.',
+  'internal-error': 'Fault of the server: retry later.',
+  unavailable: 'The database cannot answer for a moment: retry after `Retry-After` seconds.',
+  'server-busy':
+    'The server holds as many bytes of this installation’s requests as it allows: send the same request again after `Retry-After` seconds. Not a failure: nothing was written.',
+  'insufficient-storage': 'The installation’s storage quota would be passed: nothing was written.',
+};
+
+function errorResponses(statuses: readonly number[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const status of statuses) {
+    const codes = (Object.entries(CONNECTOR_ERROR_CODES) as [TConnectorErrorCode, number][]).filter(
+      ([, s]) => s === status,
+    );
+    out[String(status)] = {
+      description: codes.map(([code]) => `\`${code}\`: ${ERROR_MEANINGS[code]}`).join(' '),
+      content: {
+        'application/json': {
+          schema: ref('ConnectorError'),
+          example: { error: codes[0]?.[0] ?? 'internal-error', message: 'Message en français.' },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+/** Every route answers these (token, rate limit, database, server). */
+const COMMON_ERRORS = [401, 403, 429, 500, 503];
+/** And a route with a body these. */
+const BODY_ERRORS = [400, 413, 415];
+
+const json = (name: ConnectorSchemaName) => ({
+  'application/json': {
+    schema: ref(name),
+    ...(name in CONNECTOR_EXAMPLES
+      ? { example: CONNECTOR_EXAMPLES[name as keyof typeof CONNECTOR_EXAMPLES] }
+      : {}),
+  },
+});
+
+function operation(op: {
+  id: string;
+  summary: string;
+  description: string;
+  request?: ConnectorSchemaName;
+  answer?: ConnectorSchemaName;
+  errors: number[];
+  extra?: Record<string, unknown>;
+}) {
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    description: op.description,
+    tags: ['Connecteur'],
+    security: [{ bearer: [] }],
+    ...(op.request ? { requestBody: { required: true, content: json(op.request) } } : {}),
+    responses: {
+      ...(op.answer ? { '200': { description: 'OK', content: json(op.answer) } } : {}),
+      ...errorResponses([...new Set([...op.errors, ...COMMON_ERRORS])].sort((a, b) => a - b)),
+    },
+    ...op.extra,
+  };
+}
+
+const nf = new Intl.NumberFormat('en-US');
+
+const DESCRIPTION = `The API a connector uses to talk to the console (docs/connector-api.md in the repository).
+
+**Authentication.** \`Authorization: Bearer <token>\`, the installation's connector token (given once by \`npm run admin -- rotate-connector-token\`).
+
+**Errors.** Every error is \`{ "error": code, "message": French text }\`. A 400 names every faulty field (\`records[3].DateHeure : …\`).
+
+**Limits.** At most ${nf.format(CONNECTOR_LIMITS.recordsPerRequest)} records and ${nf.format(CONNECTOR_LIMITS.transactionsPerRequest)} transactions per request; an \`Enreg\` of ${nf.format(CONNECTOR_LIMITS.enregMaxBytes / 1024 / 1024)} MB at most; bodies over their route's limit get 413.
+
+**Rate limits.** Per installation and route group, per minute (automate 60, configuration 120 each way, import records 3 000, queue 600, results 6 000, transactions 3 000, drive token 120): beyond, 429 with \`Retry-After\`.
+
+**Retries.** 429, 503 (\`unavailable\`, \`server-busy\`) and network errors: send the same request again after \`Retry-After\` seconds (1 s without it), with the same ids: batches are idempotent on \`IDInterne\` / \`ID\` (a second send counts duplicates, writes nothing twice) and all or nothing. 507: nothing was written; stop sending until the quota is raised. Other 4xx: fix the request.
+
+**Text convention.** Texts of the connector are UTF-8 bytes read as Latin-1 (\`été\` is sent \`Ã©tÃ©\`), in records' \`Enreg\` and in the configuration; the console decodes them for display and encodes what it writes back.`;
+
+/** The OpenAPI 3.1 document of the connector API v1. */
+export function connectorOpenApi(): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Console Synchro — API connecteur', version: '1', description: DESCRIPTION },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: schemas(),
+    },
+    paths: {
+      [`${BASE}/automate`]: {
+        post: operation({
+          id: 'registerAutomate',
+          summary: 'Déclarer l’automate',
+          description:
+            'The automate service tells where the console sends sync orders (its address and port).',
+          request: 'AutomateReport',
+          answer: 'AutomateReportAnswer',
+          errors: BODY_ERRORS,
+        }),
+      },
+      [`${BASE}/configuration`]: {
+        get: {
+          ...operation({
+            id: 'readConfiguration',
+            summary: 'Lire la configuration',
+            description:
+              'The stored configuration XML with its version as `ETag`; `If-None-Match` with that ETag answers 304 when unchanged.',
+            errors: [422],
+          }),
+          parameters: [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+          responses: {
+            '200': {
+              description: 'The configuration XML',
+              headers: { ETag: { schema: { type: 'string' } } },
+              content: { 'application/xml': { schema: { type: 'string' } } },
+            },
+            '304': { description: 'Unchanged since the given ETag' },
+            ...errorResponses([...COMMON_ERRORS, 422].sort((a, b) => a - b)),
+          },
+        },
+        patch: operation({
+          id: 'writeConfigurationParts',
+          summary: 'Écrire les parties du connecteur',
+          description:
+            'Info, DerSynchro, the sources’ states and Data: the nodes the connector owns. A new configuration version (author « Connecteur »).',
+          request: 'ConfigurationPatch',
+          answer: 'ConfigurationPatchAnswer',
+          errors: [...BODY_ERRORS, 409, 422, 507],
+        }),
+      },
+      [`${BASE}/import-records`]: {
+        post: operation({
+          id: 'sendImportRecords',
+          summary: 'Envoyer des enregistrements à importer',
+          description: 'All or nothing; idempotent on `IDInterne` (duplicates counted, not written).',
+          request: 'ImportRecordsRequest',
+          answer: 'BatchAnswer',
+          errors: [...BODY_ERRORS, 507],
+        }),
+      },
+      [`${BASE}/import-records/queue`]: {
+        get: {
+          ...operation({
+            id: 'readImportQueue',
+            summary: 'Lire la file d’import',
+            description: 'The records waiting to be imported into the ERP (state 0), oldest first.',
+            answer: 'ImportQueueAnswer',
+            errors: [400],
+          }),
+          parameters: [
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              schema: {
+                type: 'integer',
+                minimum: 1,
+                maximum: CONNECTOR_LIMITS.queueMax,
+                default: CONNECTOR_LIMITS.queueDefault,
+              },
+            },
+          ],
+        },
+      },
+      [`${BASE}/import-records/{IDInterne}/result`]: {
+        post: {
+          ...operation({
+            id: 'sendImportResult',
+            summary: 'Donner le résultat d’un import',
+            description: 'Imported (1) or in error (-1), with its log and an optional produced file.',
+            request: 'ImportResult',
+            answer: 'ImportResultAnswer',
+            errors: [...BODY_ERRORS, 404, 507],
+          }),
+          parameters: [{ name: 'IDInterne', in: 'path', required: true, schema: { type: 'string' } }],
+        },
+      },
+      [`${BASE}/transactions`]: {
+        post: operation({
+          id: 'sendTransactions',
+          summary: 'Envoyer des transactions',
+          description: 'All or nothing; idempotent on `ID` (duplicates counted, not written).',
+          request: 'TransactionsRequest',
+          answer: 'BatchAnswer',
+          errors: [...BODY_ERRORS, 507],
+        }),
+      },
+      [`${BASE}/drive/access-token`]: {
+        get: operation({
+          id: 'readDriveAccessToken',
+          summary: 'Jeton d’accès au Drive',
+          description:
+            'A short-lived access token of the installation’s drive link (« Connecter » on Complément), refreshed by the console. 404 when no drive is linked.',
+          answer: 'DriveAccessTokenAnswer',
+          errors: [404],
+        }),
+      },
+    },
+  };
+}
