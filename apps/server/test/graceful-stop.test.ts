@@ -8,12 +8,14 @@ import { CONNECTOR, importRecord } from './helpers/connector.ts';
 import { freshDatabase } from './helpers/fresh-database.ts';
 import { send, signInOver, type Answer } from './helpers/http-client.ts';
 import { inPostgresPass } from './helpers/passes.ts';
+import { answering, automateAnswer, scriptedAutomate } from './helpers/scripted-automate.ts';
 import { startServerProcess } from './helpers/server-process.ts';
 
 /**
- * SIGTERM to a busy server (issue 19, docs/production.md « Arrêt »): batches of the connector and
- * console reads under way. Every request sent before the signal is answered (none cut), the
- * process ends with 0, and every batch it acknowledged is stored whole, none half.
+ * SIGTERM to a busy server (issue 19, docs/production.md, Stopping): batches of the connector,
+ * console reads and a sync order waiting for its automate under way. Every request sent before
+ * the signal is answered (none cut; the order with its outcome), the process ends with 0, and
+ * every batch it acknowledged is stored whole, none half.
  */
 const SYNC_ID = 'STOPS001';
 const BATCH = 200;
@@ -24,8 +26,20 @@ async function busyStop(target: DatabaseTarget, env: Record<string, string>) {
   const { connectorToken: token } = await addInstallation(setup, { syncId: SYNC_ID });
   await setup.close();
 
-  const server = await startServerProcess({ SHUTDOWN_TIMEOUT_SECONDS: '30', ...env });
+  // The automate answers an order after 2 s: the order is still waiting when SIGTERM arrives.
+  const automate = await scriptedAutomate(answering(automateAnswer(1, 'Synchronisation lancée'), 2_000));
+  const server = await startServerProcess({
+    SHUTDOWN_TIMEOUT_SECONDS: '30',
+    AUTOMATE_NETWORKS: 'loopback',
+    ...env,
+  });
   const base = server.baseUrl;
+  const registered = await send(base, `${CONNECTOR}/automate`, {
+    method: 'POST',
+    token,
+    json: { port: automate.port, ip: '127.0.0.1' },
+  });
+  expect(registered.status, registered.body).toBe(200);
   const cookie = await signInOver(base, SYNC_ID);
   let signalled = false;
   const beforeSignal: Promise<{ answer: Answer; prefix?: string }>[] = [];
@@ -50,12 +64,16 @@ async function busyStop(target: DatabaseTarget, env: Record<string, string>) {
     }
   };
   const loops = [batchLoop(1), batchLoop(2), batchLoop(3), readLoop(), readLoop()];
-  await sleep(1_500);
+  await sleep(1_000);
+  const order = send(base, '/api/sync-automate', { method: 'POST', cookie, json: { type: 'C' } });
+  await sleep(500);
   signalled = true;
   const exitCode = await server.stop('SIGTERM');
   await Promise.all(loops);
   const answers = await Promise.all(beforeSignal);
-  return { exitCode, answers, output: server.output() };
+  const orderAnswer = await order;
+  await automate.close();
+  return { exitCode, answers, order: orderAnswer, output: server.output() };
 }
 
 async function storedPerPrefix(target: DatabaseTarget): Promise<Map<string, number>> {
@@ -76,6 +94,9 @@ function expectNothingCutNorHalf(
   stored: Map<string, number>,
 ): void {
   expect(result.exitCode, result.output).toBe(0);
+  // The order waiting for its automate when the signal came ended with its outcome.
+  expect(result.order.status, result.order.body).toBe(200);
+  expect(JSON.parse(result.order.body)).toMatchObject({ outcome: 'accepted', retSync: 1 });
   const cut = result.answers.filter((a) => a.answer.status === 0);
   expect(
     cut.map((a) => a.answer.failure),
