@@ -15,7 +15,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
       const config = await ctx.configs.at(ctx.db, installation.id, configVersion);
       const registration = await findAutomateRegistration(ctx.db, installation.id);
       const storage = await storageUse(ctx.db, installation.id, ctx.storageQuotaBytes);
-      return { ...buildDashboard(installation, config, registration, storage, ctx.now()), supportLinks: ctx.supportLinks };
+      return {
+        ...buildDashboard(installation, config, registration, storage, ctx.now()),
+        supportLinks: ctx.supportLinks,
+      };
     },
   );
 }
