@@ -14,7 +14,7 @@ import { AppError } from '../http/errors.ts';
 import type { VersionRetention } from '../config/env.ts';
 import { pruneVersions } from './config-retention.ts';
 import { OFFLOAD_MIN_BYTES, type Offload } from '../offload/pool.ts';
-import { versionChanges, versionChangesTask } from './version-changes.ts';
+import { parseOrNull, versionChanges, versionChangesTask } from './version-changes.ts';
 
 /**
  * The stored ConfigConnecteur of each installation: the current text and its version
@@ -130,15 +130,6 @@ export async function insertFirstVersion(tx: Queryable, installationId: string, 
     `INSERT INTO configuration_versions (installation_id, version, text, author, scopes) VALUES ($1, 1, $2, 'admin', $3)`,
     [installationId, text, scopes ? JSON.stringify(scopes) : null],
   );
-}
-
-function parseOrNull(text: string): ConfigDocument | null {
-  try {
-    return parseConfig(text);
-  } catch (err) {
-    if (err instanceof ConfigXmlError) return null;
-    throw err;
-  }
 }
 
 const jsonOf = <T>(v: unknown): T | null =>

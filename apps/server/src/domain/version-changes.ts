@@ -28,7 +28,8 @@ export interface VersionChanges {
   summary: string[] | null;
 }
 
-function parseOrNull(text: string): ConfigDocument | null {
+/** A text parsed, or null when it is not a readable configuration. */
+export function parseOrNull(text: string): ConfigDocument | null {
   try {
     return parseConfig(text);
   } catch (err) {
