@@ -17,7 +17,9 @@ export function sectionEdits(fixture: string): TSectionEdit[] {
     Nom_BDD: source.Nom_BDD,
     Lecture_Seule: source.Lecture_Seule,
     Utilisateur: source.Utilisateur,
-    MDP: source.MDP,
+    // A server that changes takes a new password: the engine refuses to send the stored one
+    // elsewhere (refuseMovedSecrets), as the screen asks the user to type it again.
+    MDP: i === 0 ? 'Nouveau-mot-de-passe-bench' : source.MDP,
   }));
   const first = engine.readTerminals(doc).terminals[0];
   if (first === undefined) throw new Error('The fixture has no terminal');
