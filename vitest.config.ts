@@ -41,6 +41,16 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      {
+        test: {
+          // Smoke runs of the benches' code paths (no timing asserted): bench/config-xml.
+          name: 'bench',
+          root: './bench',
+          include: ['config-xml/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
       './apps/web/vitest.config.ts',
     ],
   },

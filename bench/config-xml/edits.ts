@@ -6,7 +6,8 @@ import * as engine from '@synchro/config-xml';
 
 export interface TSectionEdit {
   label: string;
-  run: (text: string) => string;
+  /** The edit on a document already parsed (its parse is the parseConfig row of the bench). */
+  run: (doc: engine.ConfigDocument) => string;
 }
 
 export function sectionEdits(fixture: string): TSectionEdit[] {
@@ -17,7 +18,9 @@ export function sectionEdits(fixture: string): TSectionEdit[] {
     Nom_BDD: source.Nom_BDD,
     Lecture_Seule: source.Lecture_Seule,
     Utilisateur: source.Utilisateur,
-    MDP: source.MDP,
+    // A server that changes takes a new password: the engine refuses to send the stored one
+    // elsewhere (refuseMovedSecrets), as the screen asks the user to type it again.
+    MDP: i === 0 ? 'Nouveau-mot-de-passe-bench' : source.MDP,
   }));
   const first = engine.readTerminals(doc).terminals[0];
   if (first === undefined) throw new Error('The fixture has no terminal');
@@ -46,29 +49,29 @@ export function sectionEdits(fixture: string): TSectionEdit[] {
     },
     Sources: [{ index: 1, Status: '0', StatusLibelle: 'Cnx 1 : Ã©chec' }],
   };
-  const newData = new Map<string, string>();
-  const dataOf = (text: string): string => {
-    let data = newData.get(text);
+  const newData = new Map<engine.ConfigDocument, string>();
+  const dataOf = (doc: engine.ConfigDocument): string => {
+    let data = newData.get(doc);
     if (data === undefined) {
-      const stored = engine.parseConfig(text).sectionText('Data') ?? '<Data></Data>';
+      const stored = doc.sectionText('Data') ?? '<Data></Data>';
       data = stored.replace(/<\/Data>$/, '  <SALARIE><IDInterne>bench</IDInterne></SALARIE>\r\n  </Data>');
-      newData.set(text, data);
+      newData.set(doc, data);
     }
     return data;
   };
   return [
-    { label: 'editSources (one server changed)', run: (text) => engine.editSources(text, { sources }) },
+    { label: 'editSources (one server changed)', run: (doc) => engine.editSources(doc, { sources }) },
     {
       label: 'editTerminal (first terminal, one authorisation flipped)',
-      run: (text) => engine.editTerminal(text, first.xmlIndex, terminal),
+      run: (doc) => engine.editTerminal(doc, first.xmlIndex, terminal),
     },
     {
       label: 'editConnectorParts (Info, DerSynchro, a source status)',
-      run: (text) => engine.editConnectorParts(text, connectorPatch),
+      run: (doc) => engine.editConnectorParts(doc, connectorPatch),
     },
     {
       label: 'editConnectorParts (the same, and a whole new Data)',
-      run: (text) => engine.editConnectorParts(text, { ...connectorPatch, Data: dataOf(text) }),
+      run: (doc) => engine.editConnectorParts(doc, { ...connectorPatch, Data: dataOf(doc) }),
     },
   ];
 }

@@ -7,11 +7,9 @@ import { asDocument, type ConfigDocument } from './document.ts';
  * login) with everything inside them. Names are matched whatever their case: masking an element
  * the connector would not read costs nothing, missing one leaks a secret.
  */
-export const SECRET_VALUES: readonly string[] = ['MDP', 'APIKey_Google'];
-export const SECRET_BLOCKS: readonly string[] = ['Token', 'Tokens', 'EspaceClient'];
-const SECRET_NAMES = new Set([...SECRET_VALUES, ...SECRET_BLOCKS].map((n) => n.toLowerCase()));
+import { SECRET_BLOCKS, SECRET_VALUES, isSecretName } from './xml/secret-names.ts';
 
-export const isSecretName = (name: string): boolean => SECRET_NAMES.has(name.toLowerCase());
+export { SECRET_BLOCKS, SECRET_VALUES, isSecretName };
 
 interface Range {
   start: number;

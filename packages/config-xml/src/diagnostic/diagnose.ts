@@ -11,7 +11,7 @@ import { ROOT_NAME } from './sections.ts';
 import { checkSize } from '../xml/scan.ts';
 import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
-import { segments } from './segments.ts';
+import { segments, withSegmentTable } from './segments.ts';
 import { strictScan } from './well-formed.ts';
 import { hideSecretTagNames, maskSecrets, secretTagNames } from './mask-secrets.ts';
 
@@ -176,7 +176,10 @@ export function diagnoseConfig(text: string | null | undefined): TConfigDiagnost
     return empty(text, 'Aucun XML de configuration n’est disponible.');
   }
   try {
-    return withoutSecretNames(text, diagnose(text));
+    return withoutSecretNames(
+      text,
+      withSegmentTable(() => diagnose(text)),
+    );
   } catch (error) {
     return empty(text, `Le diagnostic a échoué : ${error instanceof Error ? error.message : String(error)}`);
   }

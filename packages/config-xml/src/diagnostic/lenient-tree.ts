@@ -49,6 +49,21 @@ interface TOpen {
 export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set()): TLenientTree {
   const tree: TLenientTree = { root: null, sections: [], paths: new Map() };
   const stack: TOpen[] = [];
+  /** Path of a child by its parent's path and its name: no string built per element. */
+  const childPaths = new Map<string, Map<string, string>>();
+  const childPath = (parent: string, name: string): string => {
+    let byName = childPaths.get(parent);
+    if (byName === undefined) {
+      byName = new Map();
+      childPaths.set(parent, byName);
+    }
+    let path = byName.get(name);
+    if (path === undefined) {
+      path = parent !== '' ? `${parent}/${name}` : name;
+      byName.set(name, path);
+    }
+    return path;
+  };
   let rootClosed = false;
   /** Open elements whose text is being collected. */
   let collecting = 0;
@@ -78,7 +93,7 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
       if (stack.length >= MAX_DEPTH) continue;
       if (collecting > 0)
         for (const open of stack) if (open.collect && open.stats) open.stats.hasChildren = true;
-      const path = top && top.path !== '' ? `${top.path}/${segment.name}` : segment.name;
+      const path = childPath(top ? top.path : '', segment.name);
       let stats = tree.paths.get(path);
       if (stats === undefined) {
         stats = { count: 0 };

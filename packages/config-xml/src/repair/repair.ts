@@ -1,7 +1,7 @@
 import type { TRepairChange } from '@synchro/contracts';
 import { diagnoseConfig } from '../diagnostic/diagnose.ts';
+import { withSegmentTable } from '../diagnostic/segments.ts';
 import { strictScan } from '../diagnostic/well-formed.ts';
-import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { checkSize } from '../xml/scan.ts';
 import { fixEndTags } from './end-tags.ts';
@@ -39,6 +39,10 @@ const LEXICAL_STEPS: readonly TRepairStep[] = [
  * cannot repair without guessing; what it returns is always valid for diagnoseConfig.
  */
 export function repairConfig(text: string): TRepairResult {
+  return withSegmentTable(() => repair(text));
+}
+
+function repair(text: string): TRepairResult {
   if (typeof text !== 'string' || text.trim() === '') {
     throw new ConfigXmlError('repair-refused', 'Aucun XML de configuration à réparer.');
   }
@@ -70,14 +74,7 @@ export function repairConfig(text: string): TRepairResult {
       check.problematicLine !== null ? { line: check.problematicLine } : {},
     );
   }
-  // The engine must read back what it writes: the package parser is the last judge.
-  try {
-    parseConfig(current);
-  } catch (error) {
-    if (!(error instanceof ConfigXmlError)) throw error;
-    throw new ConfigXmlError('repair-ambiguous', `Réparation automatique impossible : ${error.message}`, {
-      ...(error.line !== undefined ? { line: error.line } : {}),
-    });
-  }
+  // The engine must read back what it writes: a valid diagnostic means the package parser
+  // (parseConfig) accepted the text already (diagnose's parserRefusal), so it is not parsed again.
   return { text: current, changes };
 }

@@ -2,6 +2,7 @@ import { ConfigXmlError, errorAt } from '../errors.ts';
 import { isXmlCodePoint } from './escape.ts';
 import { ElementIndex } from './index.ts';
 import { isNameCode, isNameStartCode } from './names.ts';
+import { isSecretName } from './secret-names.ts';
 
 /** The XML 1.0 declaration grammar (version, then optional encoding and standalone). */
 const XML_DECLARATION =
@@ -161,7 +162,29 @@ class Scanner {
     this.rootName = rootName;
   }
 
+  /** The open elements (indices in `ix`), for fail. */
+  private stack: number[] = [];
+  private ix: ElementIndex | null = null;
+
+  /**
+   * Throws the fault. Inside a secret element (a password…) the message quotes nothing of the
+   * text: a stored password like `Ab<cd efGH12` would otherwise show up as an attribute name.
+   */
   private fail(offset: number, code: string, message: string): never {
+    const ix = this.ix;
+    if (ix !== null) {
+      for (const el of this.stack) {
+        const name = ix.name(el);
+        if (isSecretName(name)) {
+          throw errorAt(
+            this.t,
+            offset,
+            code,
+            `Contenu mal formé dans l’élément secret <${name}> (sa valeur n’est pas citée)`,
+          );
+        }
+      }
+    }
     throw errorAt(this.t, offset, code, message);
   }
 
@@ -192,8 +215,9 @@ class Scanner {
       p = e + 2;
     }
     const ix = new ElementIndex(t);
+    this.ix = ix;
     /** Open elements (indices in ix); lastChild[d] = last child element seen at depth d. */
-    const stack: number[] = [];
+    const stack: number[] = this.stack;
     const lastChild: number[] = [-1];
     let state = 0; // 0 before the root, 1 inside, 2 after
 

@@ -1,4 +1,4 @@
-import { segments, type TSegmentKind } from '../segments.ts';
+import { kindAt, segmentTable, type TSegmentKind } from '../segments.ts';
 import { CHAR_REF, INVALID_CHAR, isInvalidCharRef } from './patterns.ts';
 
 /** Occurrences of a pattern: how many and where the first one is. */
@@ -14,8 +14,8 @@ export const TEXT_ONLY: ReadonlySet<TSegmentKind> = new Set(['text']);
 
 /**
  * Matches of a global pattern that lie inside segments of the given kinds. One pass of the pattern
- * over the whole text, merged with the segment list (which is only walked as far as the last
- * match), so a pattern that never matches costs a single regular-expression scan. The patterns
+ * over the whole text, merged with the segment table (built once per text, see segmentTable), so a
+ * pattern that never matches costs a single regular-expression scan. The patterns
  * used here never match '<' or '>', so a match cannot straddle two segments.
  */
 export function* dataMatches(
@@ -26,13 +26,13 @@ export function* dataMatches(
   pattern.lastIndex = 0;
   let found = pattern.exec(text);
   if (found === null) return;
-  const walk = segments(text);
-  let segment = walk.next();
+  const table = segmentTable(text);
+  let k = 0;
   while (found !== null) {
     const index = found.index;
-    while (!segment.done && segment.value.end <= index) segment = walk.next();
-    if (segment.done) return;
-    if (index >= segment.value.start && kinds.has(segment.value.kind)) yield { index, match: found[0] };
+    while (k < table.count && (table.ends[k] as number) <= index) k += 1;
+    if (k === table.count) return;
+    if (index >= (table.starts[k] as number) && kinds.has(kindAt(table, k))) yield { index, match: found[0] };
     if (found[0].length === 0) pattern.lastIndex += 1;
     found = pattern.exec(text);
   }
