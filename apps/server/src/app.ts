@@ -170,6 +170,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (_request, reply) => {
     if (ctx.lifecycle.stopping) void reply.header('Connection', 'close');
   });
+  // app.close() (main.ts at SIGTERM, tests) stops the lifecycle first: long-lived answers that
+  // watch ctx.lifecycle.signal end themselves instead of holding the close (docs/server.md).
+  app.addHook('preClose', async () => ctx.lifecycle.stop());
   installErrorHandling(app);
   installRequestGuards(app, { allowedOrigins: deps.allowedOrigins ?? [] });
   installSessionGuard(app);

@@ -6,7 +6,8 @@ import type { Db } from '../src/db/types.ts';
 import { createLifecycle } from '../src/lifecycle.ts';
 import { createMetrics, type ServerMetrics } from '../src/metrics/registry.ts';
 import { startMetricsServer } from '../src/metrics/server.ts';
-import { signIn, testApp } from './helpers/app.ts';
+import { buildApp } from '../src/app.ts';
+import { signIn, TEST_SESSION_SECRET, testApp } from './helpers/app.ts';
 import { CONNECTOR, connectorCall, connectorInstallation, importRecord } from './helpers/connector.ts';
 import { openTestDb } from './helpers/db.ts';
 import { appRoutes } from './helpers/route-catalog.ts';
@@ -85,6 +86,37 @@ describe('health and readiness', () => {
   });
 });
 
+describe('the lifecycle hook of long-lived answers (docs/server.md)', () => {
+  it('app.close() aborts ctx.lifecycle.signal: a stream that watches it ends itself and the close completes', async () => {
+    const lifecycle = createLifecycle();
+    const app = await buildApp({ db, sessionSecret: TEST_SESSION_SECRET, lifecycle, logLevel: 'silent' });
+    // An event stream written as docs/server.md says: refused once stopping, ended at the signal.
+    app.get('/test-stream', (_request, reply) => {
+      if (lifecycle.stopping) return reply.status(503).send('arrêt en cours');
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+      reply.raw.write('data: un\n\n');
+      const end = () => reply.raw.end('event: fin\ndata: arrêt\n\n');
+      lifecycle.signal.addEventListener('abort', end, { once: true });
+      reply.raw.on('close', () => lifecycle.signal.removeEventListener('abort', end));
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/test-stream`);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: un\n\n');
+    expect(lifecycle.stopping).toBe(false);
+    const closed = app.close();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe('event: fin\ndata: arrêt\n\n');
+    await closed;
+    expect(lifecycle.stopping).toBe(true);
+  });
+});
+
 describe('request log', () => {
   it('one JSON line per request: route template, status, duration, installation, never a secret', async () => {
     const { lines, stream } = logLines();
@@ -153,6 +185,12 @@ describe('metrics', () => {
       const rows = (outcome: string) =>
         sample(metrics, 'synchro_connector_rows_total', { kind: 'records', outcome, installation: 'all' });
       expect([await rows('inserted'), await rows('duplicate'), await rows('refused')]).toEqual([4, 2, 2]);
+      expect(
+        await sample(metrics, 'synchro_connector_rows_total', {
+          outcome: 'refused',
+          reason: 'invalid-request',
+        }),
+      ).toBe(2);
       const batches = (outcome: string) =>
         sample(metrics, 'synchro_connector_batches_total', { kind: 'records', outcome });
       expect([
@@ -173,6 +211,29 @@ describe('metrics', () => {
       expect(text).not.toContain('OPSMET01');
       expect(text).not.toContain(inst.token);
       expect(text).not.toContain('client-secret');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a batch refused past the storage quota counts with its reason; its rows, never read, are not counted', async () => {
+    const metrics = createMetrics({ db, perInstallation: false, processMetrics: false });
+    const app = await testApp(db, { metrics, fairShare: { storageQuotaBytes: 1024 }, logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSMET03');
+      const log = 'l'.repeat(2000);
+      const res = await connectorCall(app, 'POST', '/import-records', inst.token, {
+        records: [importRecord({ Log: log }), importRecord({ Log: log }), importRecord({ Log: log })],
+      });
+      expect(res.statusCode).toBe(507);
+      // Refused on its size before its body is read (as 413 and 503 server-busy are).
+      expect(await sample(metrics, 'synchro_connector_rows_total', { kind: 'records' })).toBe(0);
+      expect(
+        await sample(metrics, 'synchro_connector_batches_total', {
+          kind: 'records',
+          outcome: 'insufficient-storage',
+        }),
+      ).toBe(1);
     } finally {
       await app.close();
     }
