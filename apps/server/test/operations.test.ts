@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { connectorOpenApi } from '@synchro/contracts';
+import { CONNECTOR_RATE_LIMITS, connectorOpenApi } from '@synchro/contracts';
+import { DEFAULT_RATE_LIMITS } from '../src/features/connector/limits.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/types.ts';
@@ -305,6 +306,10 @@ describe('the connector API as OpenAPI', () => {
       .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z]+)/g, '{$1}')}`)
       .sort();
     expect(documented).toEqual(registered);
+  });
+
+  it('documents the rate limits the server applies', () => {
+    expect(CONNECTOR_RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
   });
 
   it('has a reference page served from this server (no CDN)', async () => {
