@@ -9,7 +9,14 @@ import { createMetrics, type ServerMetrics } from '../src/metrics/registry.ts';
 import { startMetricsServer } from '../src/metrics/server.ts';
 import { buildApp } from '../src/app.ts';
 import { signIn, TEST_SESSION_SECRET, testApp } from './helpers/app.ts';
-import { CONNECTOR, connectorCall, connectorInstallation, importRecord } from './helpers/connector.ts';
+import { offContract } from '@synchro/contracts/connector-openapi-check';
+import {
+  CONNECTOR,
+  connectorCall,
+  connectorInstallation,
+  importRecord,
+  transaction,
+} from './helpers/connector.ts';
 import { openTestDb } from './helpers/db.ts';
 import { appRoutes } from './helpers/route-catalog.ts';
 
@@ -306,6 +313,92 @@ describe('the connector API as OpenAPI', () => {
       .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z]+)/g, '{$1}')}`)
       .sort();
     expect(documented).toEqual(registered);
+  });
+
+  it('the server’s real answers, successes and errors, follow the document', async () => {
+    const limited = await testApp(db, { connectorRateLimits: { 'import-queue': 2 }, logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSAPI01');
+      const answered = new Set<string>();
+      const problems: string[] = [];
+      const call = async (
+        method: 'GET' | 'POST' | 'PATCH',
+        path: string,
+        token: string | null,
+        ...rest: unknown[]
+      ) => {
+        const res = await connectorCall(
+          limited,
+          method,
+          path,
+          token,
+          ...(rest as [unknown?, Record<string, string>?]),
+        );
+        const pathname = `${CONNECTOR}${path.split('?')[0]}`;
+        const json = String(res.headers['content-type']).startsWith('application/json');
+        const why = offContract(method, pathname, res.statusCode, json ? res.json() : res.body);
+        if (why) problems.push(why);
+        if (res.statusCode < 400)
+          answered.add(
+            `${method} ${pathname.replace(/\/import-records\/[^/]+\/result$/, '/import-records/{IDInterne}/result')}`,
+          );
+        return res;
+      };
+      const automate = await call('POST', '/automate', inst.token, {
+        port: 8080,
+        version: '4.2.1',
+        machineName: 'SRV',
+      });
+      expect([200, 400]).toContain(automate.statusCode);
+      const read = await call('GET', '/configuration', inst.token);
+      expect(read.statusCode).toBe(200);
+      const etag = String(read.headers.etag);
+      expect(
+        (await call('GET', '/configuration', inst.token, undefined, { 'if-none-match': etag })).statusCode,
+      ).toBe(304);
+      expect(
+        (await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '5' } })).statusCode,
+      ).toBe(200);
+      expect((await call('PATCH', '/configuration', inst.token, { DerSynchro: 'texte' })).statusCode).toBe(400);
+      const record = importRecord();
+      expect((await call('POST', '/import-records', inst.token, { records: [record] })).statusCode).toBe(200);
+      expect(
+        (await call('POST', '/import-records', inst.token, { records: [importRecord({ Etat: 7 })] }))
+          .statusCode,
+      ).toBe(400);
+      expect((await call('POST', '/import-records', null, { records: [] })).statusCode).toBe(401);
+      expect((await call('GET', '/import-records/queue?limit=5', inst.token)).statusCode).toBe(200);
+      expect((await call('GET', '/import-records/queue?limit=0', inst.token)).statusCode).toBe(400);
+      expect((await call('GET', '/import-records/queue', inst.token)).statusCode).toBe(429);
+      const id = String(record.IDInterne);
+      expect(
+        (await call('POST', `/import-records/${id}/result`, inst.token, { Etat: 1, Log: 'Importé' }))
+          .statusCode,
+      ).toBe(200);
+      expect((await call('POST', '/import-records/INCONNU/result', inst.token, { Etat: 1 })).statusCode).toBe(
+        404,
+      );
+      expect(
+        (await call('POST', '/transactions', inst.token, { transactions: [transaction()] })).statusCode,
+      ).toBe(200);
+      expect(
+        (await call('POST', '/transactions', inst.token, 'texte', { 'content-type': 'text/plain' }))
+          .statusCode,
+      ).toBe(415);
+      expect((await call('GET', '/drive/access-token', inst.token)).statusCode).toBe(404);
+      expect(problems).toEqual([]);
+      // Every documented operation answered at least once without an error (but the automate's,
+      // whose address this machine may refuse).
+      const documented = Object.entries(connectorOpenApi().paths as Record<string, object>).flatMap(
+        ([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+      );
+      const expected = documented.filter(
+        (op) => !op.endsWith('/automate') && !op.endsWith('/drive/access-token'),
+      );
+      expect(expected.filter((op) => !answered.has(op))).toEqual([]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('documents the rate limits the server applies', () => {
