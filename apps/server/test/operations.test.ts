@@ -73,6 +73,20 @@ describe('health and readiness', () => {
       const stopping = await app.inject({ url: '/readyz' });
       expect([stopping.statusCode, stopping.body]).toEqual([503, 'arrêt en cours\n']);
       expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      // Any other request arriving meanwhile: the API's own 503, to send again after Retry-After.
+      const connector = await connectorCall(app, 'GET', '/import-records/queue', 'jeton');
+      expect([connector.statusCode, connector.headers['retry-after'], connector.json()]).toEqual([
+        503,
+        '1',
+        { error: 'unavailable', message: 'Le serveur redémarre : réessayez dans quelques instants.' },
+      ]);
+      expect(offContract('GET', `${CONNECTOR}/import-records/queue`, 503, connector.json())).toBeNull();
+      const consoleAnswer = await app.inject({ url: '/api/user' });
+      expect([consoleAnswer.statusCode, consoleAnswer.json()]).toEqual([
+        503,
+        { message: 'Le serveur redémarre : réessayez dans quelques instants.', code: 'SERVER_STOPPING' },
+      ]);
+      expect(consoleAnswer.headers.connection).toBe('close');
       // Probes are logged at debug level only.
       expect(lines.filter((l) => String(l.url).match(/^\/(healthz|readyz)/))).toEqual([]);
     } finally {
@@ -359,7 +373,9 @@ describe('the connector API as OpenAPI', () => {
       expect(
         (await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '5' } })).statusCode,
       ).toBe(200);
-      expect((await call('PATCH', '/configuration', inst.token, { DerSynchro: 'texte' })).statusCode).toBe(400);
+      expect((await call('PATCH', '/configuration', inst.token, { DerSynchro: 'texte' })).statusCode).toBe(
+        400,
+      );
       const record = importRecord();
       expect((await call('POST', '/import-records', inst.token, { records: [record] })).statusCode).toBe(200);
       expect(
