@@ -144,7 +144,8 @@ const ERROR_MEANINGS: Record<TConnectorErrorCode, string> = {
   'unreadable-configuration': 'The stored configuration cannot be read: the administrator repairs it.',
   'too-many-requests': 'Rate limit of the route group: wait `Retry-After` seconds.',
   'internal-error': 'Fault of the server: retry later.',
-  unavailable: 'The database cannot answer for a moment: retry after `Retry-After` seconds.',
+  unavailable:
+    'The database cannot answer for a moment, or the server is restarting: retry after `Retry-After` seconds.',
   'server-busy':
     'The server holds as many bytes of this installation’s requests as it allows: send the same request again after `Retry-After` seconds. Not a failure: nothing was written.',
   'insufficient-storage': 'The installation’s storage quota would be passed: nothing was written.',
