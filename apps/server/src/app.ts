@@ -17,6 +17,7 @@ import type { AppContext } from './context.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { connectorDocsRoutes } from './features/connector-docs/routes.ts';
 import { installRequestLog } from './http/request-log.ts';
+import { refuseWhileStopping } from './http/stopping.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import { createMetrics, type ServerMetrics } from './metrics/registry.ts';
 import type { Db } from './db/types.ts';
@@ -130,6 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: routerErrors,
     // One line per request instead of fastify's two (http/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
+    // Stopping: requests still arriving get the API's own 503 (http/stopping.ts), not fastify's.
+    return503OnClosing: false,
   });
   installJsonBodyParser(app);
 
@@ -170,6 +173,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (_request, reply) => {
     if (ctx.lifecycle.stopping) void reply.header('Connection', 'close');
   });
+  // app.close() (main.ts at SIGTERM, tests) stops the lifecycle first: long-lived answers that
+  // watch ctx.lifecycle.signal end themselves instead of holding the close (docs/server.md).
+  app.addHook('preClose', async () => ctx.lifecycle.stop());
+  refuseWhileStopping(app, ctx.lifecycle);
   installErrorHandling(app);
   installRequestGuards(app, { allowedOrigins: deps.allowedOrigins ?? [] });
   installSessionGuard(app);

@@ -1,13 +1,22 @@
 import { Writable } from 'node:stream';
-import { connectorOpenApi } from '@synchro/contracts';
+import { CONNECTOR_RATE_LIMITS, connectorOpenApi } from '@synchro/contracts';
+import { DEFAULT_RATE_LIMITS } from '../src/features/connector/limits.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/types.ts';
 import { createLifecycle } from '../src/lifecycle.ts';
 import { createMetrics, type ServerMetrics } from '../src/metrics/registry.ts';
 import { startMetricsServer } from '../src/metrics/server.ts';
-import { signIn, testApp } from './helpers/app.ts';
-import { CONNECTOR, connectorCall, connectorInstallation, importRecord } from './helpers/connector.ts';
+import { buildApp } from '../src/app.ts';
+import { signIn, TEST_SESSION_SECRET, testApp } from './helpers/app.ts';
+import { offContract } from '@synchro/contracts/connector-openapi-check';
+import {
+  CONNECTOR,
+  connectorCall,
+  connectorInstallation,
+  importRecord,
+  transaction,
+} from './helpers/connector.ts';
 import { openTestDb } from './helpers/db.ts';
 import { appRoutes } from './helpers/route-catalog.ts';
 
@@ -64,6 +73,20 @@ describe('health and readiness', () => {
       const stopping = await app.inject({ url: '/readyz' });
       expect([stopping.statusCode, stopping.body]).toEqual([503, 'arrêt en cours\n']);
       expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      // Any other request arriving meanwhile: the API's own 503, to send again after Retry-After.
+      const connector = await connectorCall(app, 'GET', '/import-records/queue', 'jeton');
+      expect([connector.statusCode, connector.headers['retry-after'], connector.json()]).toEqual([
+        503,
+        '1',
+        { error: 'unavailable', message: 'Le serveur redémarre : réessayez dans quelques instants.' },
+      ]);
+      expect(offContract('GET', `${CONNECTOR}/import-records/queue`, 503, connector.json())).toBeNull();
+      const consoleAnswer = await app.inject({ url: '/api/user' });
+      expect([consoleAnswer.statusCode, consoleAnswer.json()]).toEqual([
+        503,
+        { message: 'Le serveur redémarre : réessayez dans quelques instants.', code: 'SERVER_STOPPING' },
+      ]);
+      expect(consoleAnswer.headers.connection).toBe('close');
       // Probes are logged at debug level only.
       expect(lines.filter((l) => String(l.url).match(/^\/(healthz|readyz)/))).toEqual([]);
     } finally {
@@ -82,6 +105,37 @@ describe('health and readiness', () => {
       await app.close();
       await appOnBroken.close();
     }
+  });
+});
+
+describe('the lifecycle hook of long-lived answers (docs/server.md)', () => {
+  it('app.close() aborts ctx.lifecycle.signal: a stream that watches it ends itself and the close completes', async () => {
+    const lifecycle = createLifecycle();
+    const app = await buildApp({ db, sessionSecret: TEST_SESSION_SECRET, lifecycle, logLevel: 'silent' });
+    // An event stream written as docs/server.md says: refused once stopping, ended at the signal.
+    app.get('/test-stream', (_request, reply) => {
+      if (lifecycle.stopping) return reply.status(503).send('arrêt en cours');
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+      reply.raw.write('data: un\n\n');
+      const end = () => reply.raw.end('event: fin\ndata: arrêt\n\n');
+      lifecycle.signal.addEventListener('abort', end, { once: true });
+      reply.raw.on('close', () => lifecycle.signal.removeEventListener('abort', end));
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/test-stream`);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: un\n\n');
+    expect(lifecycle.stopping).toBe(false);
+    const closed = app.close();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe('event: fin\ndata: arrêt\n\n');
+    await closed;
+    expect(lifecycle.stopping).toBe(true);
   });
 });
 
@@ -153,6 +207,12 @@ describe('metrics', () => {
       const rows = (outcome: string) =>
         sample(metrics, 'synchro_connector_rows_total', { kind: 'records', outcome, installation: 'all' });
       expect([await rows('inserted'), await rows('duplicate'), await rows('refused')]).toEqual([4, 2, 2]);
+      expect(
+        await sample(metrics, 'synchro_connector_rows_total', {
+          outcome: 'refused',
+          reason: 'invalid-request',
+        }),
+      ).toBe(2);
       const batches = (outcome: string) =>
         sample(metrics, 'synchro_connector_batches_total', { kind: 'records', outcome });
       expect([
@@ -173,6 +233,29 @@ describe('metrics', () => {
       expect(text).not.toContain('OPSMET01');
       expect(text).not.toContain(inst.token);
       expect(text).not.toContain('client-secret');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a batch refused past the storage quota counts with its reason; its rows, never read, are not counted', async () => {
+    const metrics = createMetrics({ db, perInstallation: false, processMetrics: false });
+    const app = await testApp(db, { metrics, fairShare: { storageQuotaBytes: 1024 }, logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSMET03');
+      const log = 'l'.repeat(2000);
+      const res = await connectorCall(app, 'POST', '/import-records', inst.token, {
+        records: [importRecord({ Log: log }), importRecord({ Log: log }), importRecord({ Log: log })],
+      });
+      expect(res.statusCode).toBe(507);
+      // Refused on its size before its body is read (as 413 and 503 server-busy are).
+      expect(await sample(metrics, 'synchro_connector_rows_total', { kind: 'records' })).toBe(0);
+      expect(
+        await sample(metrics, 'synchro_connector_batches_total', {
+          kind: 'records',
+          outcome: 'insufficient-storage',
+        }),
+      ).toBe(1);
     } finally {
       await app.close();
     }
@@ -244,6 +327,98 @@ describe('the connector API as OpenAPI', () => {
       .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z]+)/g, '{$1}')}`)
       .sort();
     expect(documented).toEqual(registered);
+  });
+
+  it('the server’s real answers, successes and errors, follow the document', async () => {
+    const limited = await testApp(db, { connectorRateLimits: { 'import-queue': 2 }, logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSAPI01');
+      const answered = new Set<string>();
+      const problems: string[] = [];
+      const call = async (
+        method: 'GET' | 'POST' | 'PATCH',
+        path: string,
+        token: string | null,
+        ...rest: unknown[]
+      ) => {
+        const res = await connectorCall(
+          limited,
+          method,
+          path,
+          token,
+          ...(rest as [unknown?, Record<string, string>?]),
+        );
+        const pathname = `${CONNECTOR}${path.split('?')[0]}`;
+        const json = String(res.headers['content-type']).startsWith('application/json');
+        const why = offContract(method, pathname, res.statusCode, json ? res.json() : res.body);
+        if (why) problems.push(why);
+        if (res.statusCode < 400)
+          answered.add(
+            `${method} ${pathname.replace(/\/import-records\/[^/]+\/result$/, '/import-records/{IDInterne}/result')}`,
+          );
+        return res;
+      };
+      const automate = await call('POST', '/automate', inst.token, {
+        port: 8080,
+        version: '4.2.1',
+        machineName: 'SRV',
+      });
+      expect([200, 400]).toContain(automate.statusCode);
+      const read = await call('GET', '/configuration', inst.token);
+      expect(read.statusCode).toBe(200);
+      const etag = String(read.headers.etag);
+      expect(
+        (await call('GET', '/configuration', inst.token, undefined, { 'if-none-match': etag })).statusCode,
+      ).toBe(304);
+      expect(
+        (await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '5' } })).statusCode,
+      ).toBe(200);
+      expect((await call('PATCH', '/configuration', inst.token, { DerSynchro: 'texte' })).statusCode).toBe(
+        400,
+      );
+      const record = importRecord();
+      expect((await call('POST', '/import-records', inst.token, { records: [record] })).statusCode).toBe(200);
+      expect(
+        (await call('POST', '/import-records', inst.token, { records: [importRecord({ Etat: 7 })] }))
+          .statusCode,
+      ).toBe(400);
+      expect((await call('POST', '/import-records', null, { records: [] })).statusCode).toBe(401);
+      expect((await call('GET', '/import-records/queue?limit=5', inst.token)).statusCode).toBe(200);
+      expect((await call('GET', '/import-records/queue?limit=0', inst.token)).statusCode).toBe(400);
+      expect((await call('GET', '/import-records/queue', inst.token)).statusCode).toBe(429);
+      const id = String(record.IDInterne);
+      expect(
+        (await call('POST', `/import-records/${id}/result`, inst.token, { Etat: 1, Log: 'Importé' }))
+          .statusCode,
+      ).toBe(200);
+      expect((await call('POST', '/import-records/INCONNU/result', inst.token, { Etat: 1 })).statusCode).toBe(
+        404,
+      );
+      expect(
+        (await call('POST', '/transactions', inst.token, { transactions: [transaction()] })).statusCode,
+      ).toBe(200);
+      expect(
+        (await call('POST', '/transactions', inst.token, 'texte', { 'content-type': 'text/plain' }))
+          .statusCode,
+      ).toBe(415);
+      expect((await call('GET', '/drive/access-token', inst.token)).statusCode).toBe(404);
+      expect(problems).toEqual([]);
+      // Every documented operation answered at least once without an error (but the automate's,
+      // whose address this machine may refuse).
+      const documented = Object.entries(connectorOpenApi().paths as Record<string, object>).flatMap(
+        ([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+      );
+      const expected = documented.filter(
+        (op) => !op.endsWith('/automate') && !op.endsWith('/drive/access-token'),
+      );
+      expect(expected.filter((op) => !answered.has(op))).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('documents the rate limits the server applies', () => {
+    expect(CONNECTOR_RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
   });
 
   it('has a reference page served from this server (no CDN)', async () => {

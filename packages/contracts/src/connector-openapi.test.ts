@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CONNECTOR_EXAMPLE_CONTRACTS, CONNECTOR_EXAMPLES, connectorOpenApi } from './connector-openapi.ts';
+import {
+  CONNECTOR_EXAMPLE_CONTRACTS,
+  CONNECTOR_EXAMPLES,
+  CONNECTOR_RATE_LIMITS,
+  connectorOpenApi,
+} from './connector-openapi.ts';
 
 describe('the connector API as OpenAPI 3.1', () => {
   const doc = connectorOpenApi() as {
@@ -21,6 +26,21 @@ describe('the connector API as OpenAPI 3.1', () => {
     for (const op of ops) {
       expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '429', '503']));
+    }
+  });
+
+  it('gives every operation its rate limit, and the answers 429 and 503 their Retry-After', () => {
+    const ops = Object.values(doc.paths).flatMap((methods) => Object.values(methods)) as unknown as {
+      'x-rate-limit-per-minute': number;
+      description: string;
+      responses: Record<string, { headers?: Record<string, unknown> }>;
+    }[];
+    for (const op of ops) {
+      expect(Object.values(CONNECTOR_RATE_LIMITS)).toContain(op['x-rate-limit-per-minute']);
+      expect(op.description).toMatch(/Rate limit: [\d,]+ requests per minute/);
+      expect(op.responses['429']?.headers?.['Retry-After']).toBeDefined();
+      expect(op.responses['503']?.headers?.['Retry-After']).toBeDefined();
+      expect(op.responses['400']?.headers).toBeUndefined();
     }
   });
 

@@ -144,11 +144,31 @@ const ERROR_MEANINGS: Record<TConnectorErrorCode, string> = {
   'unreadable-configuration': 'The stored configuration cannot be read: the administrator repairs it.',
   'too-many-requests': 'Rate limit of the route group: wait `Retry-After` seconds.',
   'internal-error': 'Fault of the server: retry later.',
-  unavailable: 'The database cannot answer for a moment: retry after `Retry-After` seconds.',
+  unavailable:
+    'The database cannot answer for a moment, or the server is restarting: retry after `Retry-After` seconds.',
   'server-busy':
     'The server holds as many bytes of this installation’s requests as it allows: send the same request again after `Retry-After` seconds. Not a failure: nothing was written.',
   'insufficient-storage': 'The installation’s storage quota would be passed: nothing was written.',
 };
+
+/**
+ * Requests per installation and minute, by route group: the server's defaults (a server test
+ * compares them with DEFAULT_RATE_LIMITS of features/connector/limits.ts).
+ */
+export const CONNECTOR_RATE_LIMITS = {
+  automate: 60,
+  'configuration-read': 120,
+  'configuration-write': 120,
+  'import-records': 3000,
+  'import-queue': 600,
+  'import-result': 6000,
+  transactions: 3000,
+  'drive-token': 120,
+} as const;
+type RateGroup = keyof typeof CONNECTOR_RATE_LIMITS;
+
+/** The statuses whose answer says when to send again. */
+const RETRY_AFTER = new Set([429, 503]);
 
 function errorResponses(statuses: readonly number[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -158,6 +178,16 @@ function errorResponses(statuses: readonly number[]): Record<string, unknown> {
     );
     out[String(status)] = {
       description: codes.map(([code]) => `\`${code}\`: ${ERROR_MEANINGS[code]}`).join(' '),
+      ...(RETRY_AFTER.has(status)
+        ? {
+            headers: {
+              'Retry-After': {
+                description: 'Seconds to wait before sending the same request again.',
+                schema: { type: 'integer', minimum: 1 },
+              },
+            },
+          }
+        : {}),
       content: {
         'application/json': {
           schema: ref('ConnectorError'),
@@ -190,12 +220,15 @@ function operation(op: {
   request?: ConnectorSchemaName;
   answer?: ConnectorSchemaName;
   errors: number[];
+  rateGroup: RateGroup;
   extra?: Record<string, unknown>;
 }) {
+  const perMinute = CONNECTOR_RATE_LIMITS[op.rateGroup];
   return {
     operationId: op.id,
     summary: op.summary,
-    description: op.description,
+    description: `${op.description}\n\nRate limit: ${nf.format(perMinute)} requests per minute and installation (group \`${op.rateGroup}\`, shared with the other routes of the group).`,
+    'x-rate-limit-per-minute': perMinute,
     tags: ['Connecteur'],
     security: [{ bearer: [] }],
     ...(op.request ? { requestBody: { required: true, content: json(op.request) } } : {}),
@@ -217,7 +250,9 @@ const DESCRIPTION = `The API a connector uses to talk to the console (docs/conne
 
 **Limits.** At most ${nf.format(CONNECTOR_LIMITS.recordsPerRequest)} records and ${nf.format(CONNECTOR_LIMITS.transactionsPerRequest)} transactions per request; an \`Enreg\` of ${nf.format(CONNECTOR_LIMITS.enregMaxBytes / 1024 / 1024)} MB at most; bodies over their route's limit get 413.
 
-**Rate limits.** Per installation and route group, per minute (automate 60, configuration 120 each way, import records 3 000, queue 600, results 6 000, transactions 3 000, drive token 120): beyond, 429 with \`Retry-After\`.
+**Rate limits.** Per installation and route group, per minute (${Object.entries(CONNECTOR_RATE_LIMITS)
+  .map(([group, n]) => `${group} ${nf.format(n)}`)
+  .join(', ')}; each operation gives its own): beyond, 429 with \`Retry-After\`.
 
 **Retries.** 429, 503 (\`unavailable\`, \`server-busy\`) and network errors: send the same request again after \`Retry-After\` seconds (1 s without it), with the same ids: batches are idempotent on \`IDInterne\` / \`ID\` (a second send counts duplicates, writes nothing twice) and all or nothing. 507: nothing was written; stop sending until the quota is raised. Other 4xx: fix the request.
 
@@ -236,6 +271,7 @@ export function connectorOpenApi(): Record<string, unknown> {
       [`${BASE}/automate`]: {
         post: operation({
           id: 'registerAutomate',
+          rateGroup: 'automate',
           summary: 'Déclarer l’automate',
           description:
             'The automate service tells where the console sends sync orders (its address and port).',
@@ -248,6 +284,7 @@ export function connectorOpenApi(): Record<string, unknown> {
         get: {
           ...operation({
             id: 'readConfiguration',
+            rateGroup: 'configuration-read',
             summary: 'Lire la configuration',
             description:
               'The stored configuration XML with its version as `ETag`; `If-None-Match` with that ETag answers 304 when unchanged.',
@@ -266,6 +303,7 @@ export function connectorOpenApi(): Record<string, unknown> {
         },
         patch: operation({
           id: 'writeConfigurationParts',
+          rateGroup: 'configuration-write',
           summary: 'Écrire les parties du connecteur',
           description:
             'Info, DerSynchro, the sources’ states and Data: the nodes the connector owns. A new configuration version (author « Connecteur »).',
@@ -277,6 +315,7 @@ export function connectorOpenApi(): Record<string, unknown> {
       [`${BASE}/import-records`]: {
         post: operation({
           id: 'sendImportRecords',
+          rateGroup: 'import-records',
           summary: 'Envoyer des enregistrements à importer',
           description: 'All or nothing; idempotent on `IDInterne` (duplicates counted, not written).',
           request: 'ImportRecordsRequest',
@@ -288,6 +327,7 @@ export function connectorOpenApi(): Record<string, unknown> {
         get: {
           ...operation({
             id: 'readImportQueue',
+            rateGroup: 'import-queue',
             summary: 'Lire la file d’import',
             description: 'The records waiting to be imported into the ERP (state 0), oldest first.',
             answer: 'ImportQueueAnswer',
@@ -312,6 +352,7 @@ export function connectorOpenApi(): Record<string, unknown> {
         post: {
           ...operation({
             id: 'sendImportResult',
+            rateGroup: 'import-result',
             summary: 'Donner le résultat d’un import',
             description: 'Imported (1) or in error (-1), with its log and an optional produced file.',
             request: 'ImportResult',
@@ -324,6 +365,7 @@ export function connectorOpenApi(): Record<string, unknown> {
       [`${BASE}/transactions`]: {
         post: operation({
           id: 'sendTransactions',
+          rateGroup: 'transactions',
           summary: 'Envoyer des transactions',
           description: 'All or nothing; idempotent on `ID` (duplicates counted, not written).',
           request: 'TransactionsRequest',
@@ -334,6 +376,7 @@ export function connectorOpenApi(): Record<string, unknown> {
       [`${BASE}/drive/access-token`]: {
         get: operation({
           id: 'readDriveAccessToken',
+          rateGroup: 'drive-token',
           summary: 'Jeton d’accès au Drive',
           description:
             'A short-lived access token of the installation’s drive link (« Connecter » on Complément), refreshed by the console. 404 when no drive is linked.',

@@ -12,12 +12,16 @@ export interface ServerMetrics {
   request(route: string, method: string, status: number, seconds: number): void;
   /** A connector batch answered: `accepted`, or refused with its error code. */
   connectorBatch(kind: BatchKindName, outcome: string, syncId: string | null): void;
-  /** Rows of connector batches: inserted, duplicate, or refused (the items of a refused batch). */
+  /**
+   * Rows of connector batches: inserted, duplicate, or refused (the items of a refused batch, with
+   * the error code of the refusal as `reason`).
+   */
   connectorRows(
     kind: BatchKindName,
     outcome: 'inserted' | 'duplicate' | 'refused',
     count: number,
     syncId: string | null,
+    reason?: string,
   ): void;
   /** A sync order's outcome (sync-automate). */
   syncOrder(outcome: string, syncId: string | null): void;
@@ -52,8 +56,8 @@ export function createMetrics(options: MetricsOptions): ServerMetrics {
   });
   const rows = new Counter({
     name: 'synchro_connector_rows_total',
-    help: 'Rows of connector batches: inserted, duplicate (already stored), refused (items of a refused batch).',
-    labelNames: ['kind', 'outcome', 'installation'],
+    help: 'Rows of connector batches: inserted, duplicate (already stored), refused (items of a refused batch, by reason: its error code).',
+    labelNames: ['kind', 'outcome', 'reason', 'installation'],
     registers: [registry],
   });
   const orders = new Counter({
@@ -106,8 +110,9 @@ export function createMetrics(options: MetricsOptions): ServerMetrics {
     request: (route, method, status, seconds) =>
       requests.observe({ route, method, status: String(status) }, seconds),
     connectorBatch: (kind, outcome, syncId) => batches.inc({ kind, outcome, installation: who(syncId) }),
-    connectorRows: (kind, outcome, count, syncId) => {
-      if (count > 0) rows.inc({ kind, outcome, installation: who(syncId) }, count);
+    connectorRows: (kind, outcome, count, syncId, reason) => {
+      if (count > 0)
+        rows.inc({ kind, outcome, installation: who(syncId), ...(reason ? { reason } : {}) }, count);
     },
     syncOrder: (outcome, syncId) => orders.inc({ outcome, installation: who(syncId) }),
   };

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { attachBlobs, deleteBlobs, writeApart, type ApartCandidate } from '../../domain/blobs.ts';
 import { AppError } from '../../http/errors.ts';
+import { connectorErrorBody } from '../../http/connector-api.ts';
 import { OFFLOAD_MIN_BYTES, runOnBody } from '../../offload/pool.ts';
 import type { OffloadTask } from '../../offload/task.ts';
 import type { BatchKindName } from '../../metrics/registry.ts';
@@ -239,10 +240,13 @@ export async function ingestBatch<R>(
     ctx.metrics.connectorRows(kind.name, 'duplicate', answer.duplicates, installation.syncId);
     return answer;
   } catch (err) {
-    // The items of a batch refused for their faults (a big body refused in its worker thread is
-    // counted as a refused batch only: its items were not counted here).
-    if (err instanceof AppError && err.status === 400)
-      ctx.metrics.connectorRows(kind.name, 'refused', items, installation.syncId);
+    // The items of a refused batch, by the error code the connector reads (invalid-request,
+    // insufficient-storage, server-busy…). A big body refused in its worker thread is counted as a
+    // refused batch only: its items were not counted here.
+    if (err instanceof AppError) {
+      const reason = connectorErrorBody(err.status, err.message, err.code).error;
+      ctx.metrics.connectorRows(kind.name, 'refused', items, installation.syncId, reason);
+    }
     throw err;
   }
 }
