@@ -133,12 +133,35 @@ describe('history retention (HISTORY_RETENTION_DAYS)', () => {
   });
 
   it('sizes its batches to last about TARGET_BATCH_MS, within bounds', () => {
-    // 500 rows in 40 ms → 250 rows would take 20 ms.
-    expect(nextBatchSize(500, 2 * TARGET_BATCH_MS)).toBe(250);
-    // Fast batches grow, at most twofold, never past MAX_BATCH.
-    expect(nextBatchSize(500, 1)).toBe(1000);
+    // Past twice the target: halved, never under MIN_BATCH.
+    expect(nextBatchSize(500, 2 * TARGET_BATCH_MS + 1)).toBe(250);
+    expect(nextBatchSize(MIN_BATCH, 10_000)).toBe(MIN_BATCH);
+    // Between the target and twice it: kept.
+    expect(nextBatchSize(500, TARGET_BATCH_MS * 1.5)).toBe(500);
+    // Under it: grown by half, never past MAX_BATCH (a fixed cost per batch never shrinks it).
+    expect(nextBatchSize(500, 1)).toBe(750);
     expect(nextBatchSize(MAX_BATCH, 1)).toBe(MAX_BATCH);
-    // A very slow batch never goes under MIN_BATCH.
-    expect(nextBatchSize(100, 10_000)).toBe(MIN_BATCH);
+  });
+
+  it('walks on from where its previous batch ended, and deletes every old row, ties of time included', async () => {
+    const id = await seed('RETON3');
+    // Twenty more old records at the same time: the (time, id) bound keeps ties apart.
+    await insertRecords(
+      db,
+      id,
+      Array.from({ length: 20 }, (_, i) => ({ IDInterne: `TIE-${i}`, DateHeure: ago(200) })),
+    );
+    const sizes: number[] = [];
+    const result = await pruneHistory(db, 30, NOW, {
+      batch: 3,
+      pauseMs: 0,
+      onBatch: (table, rows) => {
+        if (table === 'import_records') sizes.push(rows);
+      },
+    });
+    expect((await left(id)).records).toEqual(['NEW-1', 'NEW-2']);
+    // 24 old records of this installation in batches of 3 (others' batches are counted too).
+    expect(sizes.filter((n) => n === 3).length).toBeGreaterThanOrEqual(8);
+    expect(result.records).toBeGreaterThanOrEqual(24);
   });
 });

@@ -36,6 +36,8 @@ export interface HistoryPruneOptions {
   maxBatches?: number;
   /** Asked before each batch: true ends the pass (the server stopping). */
   stopped?: () => boolean;
+  /** Told of each batch: its table, rows deleted, duration (the bench). */
+  onBatch?: (table: string, rows: number, ms: number) => void;
 }
 
 export interface HistoryPruneResult {
@@ -46,13 +48,16 @@ export interface HistoryPruneResult {
   longestBatchMs: number;
 }
 
-/** The next batch size after one of `rows` rows that took `ms`: aims at TARGET_BATCH_MS. */
-export function nextBatchSize(rows: number, ms: number): number {
-  if (rows <= 0) return FIRST_BATCH;
-  const perRow = Math.max(ms, 0.01) / rows;
-  const aimed = Math.floor(TARGET_BATCH_MS / perRow);
-  // Grows at most twofold at a time (a cold cache makes the first batches slow, then fast).
-  return Math.max(MIN_BATCH, Math.min(MAX_BATCH, aimed, rows * 2));
+/**
+ * The next batch size after one of `size` rows that took `ms`: halved past twice TARGET_BATCH_MS,
+ * grown by half under it, kept between. A batch has a fixed cost (its commit, the statement
+ * triggers) besides its rows: measured under load, 10 rows cost 27 ms, so a size proportional to
+ * the time per row would shrink to nothing (bench/README.md « History retention »).
+ */
+export function nextBatchSize(size: number, ms: number): number {
+  if (ms > 2 * TARGET_BATCH_MS) return Math.max(MIN_BATCH, Math.floor(size / 2));
+  if (ms < TARGET_BATCH_MS) return Math.min(MAX_BATCH, Math.ceil(size * 1.5));
+  return size;
 }
 
 /**
@@ -73,25 +78,38 @@ export async function pruneHistory(
   let size = options.batch ?? FIRST_BATCH;
   for (const { table, time } of TABLES) {
     for (const { id } of installations) {
+      // Where the previous batch ended: the next one starts its index walk there, not over the
+      // entries of the rows just deleted (dead until a vacuum, each one visited again otherwise).
+      let after: { at: Date; id: string } | null = null;
       for (;;) {
         if (result.batches >= (options.maxBatches ?? Infinity) || options.stopped?.()) return result;
         const started = performance.now();
         // SKIP LOCKED: two server processes share the work instead of waiting on each other. The
         // inner ORDER BY walks (installation_id, time DESC, id DESC) backwards.
-        const rows = await db.query(
+        const rows: { at: Date; id: string }[] = await db.query(
           `DELETE FROM ${table} WHERE id IN (
              SELECT id FROM ${table} WHERE installation_id = $1 AND ${time} < $2
+               ${after ? `AND (${time}, id) > ($4::timestamptz, $5::bigint)` : ''}
              ORDER BY ${time}, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-           RETURNING 1`,
-          [id, cutoff, size],
+           RETURNING ${time} AS at, id::text AS id`,
+          after ? [id, cutoff, size, after.at, after.id] : [id, cutoff, size],
         );
         const ms = performance.now() - started;
         result.batches += 1;
+        options.onBatch?.(table, rows.length, ms);
         result.longestBatchMs = Math.max(result.longestBatchMs, ms);
         if (table === 'import_records') result.records += rows.length;
         else result.transactions += rows.length;
         const full = rows.length === size;
-        if (options.batch === undefined && rows.length > 0) size = nextBatchSize(rows.length, ms);
+        for (const row of rows) {
+          if (
+            after === null ||
+            row.at.getTime() > after.at.getTime() ||
+            (row.at.getTime() === after.at.getTime() && BigInt(row.id) > BigInt(after.id))
+          )
+            after = row;
+        }
+        if (options.batch === undefined) size = nextBatchSize(size, ms);
         if (!full) break;
         await pause();
       }
