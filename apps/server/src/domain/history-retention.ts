@@ -32,7 +32,7 @@ export interface HistoryPruneOptions {
   /** A fixed batch size (tests, the bench); otherwise sized by TARGET_BATCH_MS. */
   batch?: number;
   pauseMs?: number;
-  /** Stops after this many batches in all (tests). */
+  /** Stops after this many batches that deleted rows, in all (tests). */
   maxBatches?: number;
   /** Asked before each batch: true ends the pass (the server stopping). */
   stopped?: () => boolean;
@@ -76,13 +76,14 @@ export async function pruneHistory(
   const pause = () => new Promise((r) => setTimeout(r, options.pauseMs ?? 50));
   const installations = await db.query<{ id: string }>('SELECT id FROM installations ORDER BY id');
   let size = options.batch ?? FIRST_BATCH;
+  let deleting = 0;
   for (const { table, time } of TABLES) {
     for (const { id } of installations) {
       // Where the previous batch ended: the next one starts its index walk there, not over the
       // entries of the rows just deleted (dead until a vacuum, each one visited again otherwise).
       let after: { at: Date; id: string } | null = null;
       for (;;) {
-        if (result.batches >= (options.maxBatches ?? Infinity) || options.stopped?.()) return result;
+        if (deleting >= (options.maxBatches ?? Infinity) || options.stopped?.()) return result;
         const started = performance.now();
         // SKIP LOCKED: two server processes share the work instead of waiting on each other. The
         // inner ORDER BY walks (installation_id, time DESC, id DESC) backwards.
@@ -96,6 +97,7 @@ export async function pruneHistory(
         );
         const ms = performance.now() - started;
         result.batches += 1;
+        if (rows.length > 0) deleting += 1;
         options.onBatch?.(table, rows.length, ms);
         result.longestBatchMs = Math.max(result.longestBatchMs, ms);
         if (table === 'import_records') result.records += rows.length;
