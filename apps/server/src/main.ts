@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { startAuditRetention } from './domain/audit-retention.ts';
+import { startHistoryRetention } from './domain/history-retention.ts';
 import { readEnv } from './config/env.ts';
 import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './db/embedded-upkeep.ts';
 import { openDatabase } from './db/open.ts';
@@ -92,6 +93,11 @@ async function main(): Promise<void> {
     if (deleted instanceof Error) app.log.error({ err: deleted }, "rétention du journal d'audit impossible");
     else app.log.info({ deleted }, "rétention du journal d'audit");
   });
+  // Off unless HISTORY_RETENTION_DAYS is set: nothing of a customer's is deleted unless asked.
+  const historyRetention = startHistoryRetention(db, env.historyRetentionDays, (result) => {
+    if (result instanceof Error) app.log.error({ err: result }, "rétention de l'historique impossible");
+    else app.log.info({ historyRetention: result }, "rétention de l'historique");
+  });
   const blobSweep = startDetachedBlobSweep(
     db,
     () => new Date(),
@@ -141,6 +147,7 @@ async function main(): Promise<void> {
       await offload.close();
       await upkeep?.stop();
       await auditRetention.stop();
+      await historyRetention.stop();
     } finally {
       await db.close();
     }
@@ -158,6 +165,7 @@ async function main(): Promise<void> {
     await offload.close();
     await upkeep?.stop();
     await auditRetention.stop();
+    await historyRetention.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(

@@ -15,6 +15,7 @@ import {
 } from '../domain/installation-admin.ts';
 import { listInstallations } from '../domain/installations.ts';
 import { ClientIdError, clientIdFrom } from './client-id-input.ts';
+import { pruneHistory } from '../domain/history-retention.ts';
 import { seedHistory } from './seed-history.ts';
 
 export interface AdminIo {
@@ -41,7 +42,10 @@ export const ADMIN_USAGE = `Usage :
   npm run admin -- list
   npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--audit N] [--force]
     (une installation de banc d'essai seulement, créée avec --bench, sauf --force ;
-    --audit N : N événements du journal d'audit, pour le banc d'essai du Journal d'audit)`;
+    --audit N : N événements du journal d'audit, pour le banc d'essai du Journal d'audit)
+  npm run admin -- prune-history --days N
+    (supprime maintenant, par lots, les enregistrements et transactions de plus de N jours de
+    toutes les installations, comme HISTORY_RETENTION_DAYS=N)`;
 
 class UsageError extends Error {}
 
@@ -61,6 +65,7 @@ const OPTIONS = {
   transactions: { type: 'string' },
   installations: { type: 'string' },
   megabytes: { type: 'string' },
+  days: { type: 'string' },
 } as const;
 
 /** An instant from --expires-at: a date (midnight UTC) or an ISO instant; null for 'none'. */
@@ -248,6 +253,22 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
         await withDb(io, async (db) => {
           const result = await seedHistory(db, { ...options, progress: (line) => io.err(line) });
           io.out(JSON.stringify(result));
+        });
+        return 0;
+      }
+      case 'prune-history': {
+        const days = count(values, 'days', 0);
+        if (days < 1) throw new UsageError('--days : un nombre entier supérieur ou égal à 1.');
+        await withDb(io, async (db) => {
+          const ms: number[] = [];
+          const result = await pruneHistory(db, days, new Date(), {
+            onBatch: (_table, _rows, took) => ms.push(took),
+          });
+          ms.sort((a, b) => a - b);
+          const p = (q: number) => Math.round((ms[Math.max(0, Math.ceil(q * ms.length) - 1)] ?? 0) * 10) / 10;
+          io.out(
+            JSON.stringify({ ...result, longestBatchMs: p(1), batchMsP50: p(0.5), batchMsP95: p(0.95) }),
+          );
         });
         return 0;
       }

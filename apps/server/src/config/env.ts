@@ -37,6 +37,11 @@ export interface ServerEnv {
   drive: DriveEnv;
   /** AUDIT_RETENTION_DAYS (domain/audit-retention.ts): audit rows older than this are deleted. */
   auditRetentionDays: number;
+  /**
+   * HISTORY_RETENTION_DAYS (domain/history-retention.ts): records and transactions older than this
+   * are deleted. Unset (the default): null, nothing is deleted.
+   */
+  historyRetentionDays: number | null;
   /** METRICS_*, SHUTDOWN_TIMEOUT_SECONDS, SUPPORT_*_URL (config/ops-env.ts). */
   ops: OpsEnv;
 }
@@ -191,6 +196,9 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     mail: readMailEnv(env, port),
     drive: readDriveEnv(env),
     auditRetentionDays: positiveInteger(env, 'AUDIT_RETENTION_DAYS', 400),
+    historyRetentionDays: env.HISTORY_RETENTION_DAYS?.trim()
+      ? positiveInteger(env, 'HISTORY_RETENTION_DAYS', 1)
+      : null,
     ops: readOpsEnv(env),
   };
 }

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addInstallation } from '../../test/helpers/app.ts';
+import { openTestDb } from '../../test/helpers/db.ts';
+import { insertRecords, insertTransactions } from '../../test/helpers/history.ts';
+import { readEnv } from '../config/env.ts';
+import type { Db } from '../db/types.ts';
+import {
+  MAX_BATCH,
+  MIN_BATCH,
+  nextBatchSize,
+  pruneHistory,
+  startHistoryRetention,
+  TARGET_BATCH_MS,
+} from './history-retention.ts';
+
+// Runs on the embedded database, and on PostgreSQL with TEST_DATABASE_URL.
+let db: Db;
+beforeAll(async () => {
+  db = await openTestDb();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+const NOW = new Date('2026-11-20T12:00:00Z');
+const DAY = 86_400_000;
+const ago = (days: number) => new Date(NOW.getTime() - days * DAY).toISOString();
+
+/** 6 records and 6 transactions: 4 older than 30 days (one with a file, one in error), 2 newer. */
+async function seed(syncId: string): Promise<string> {
+  const { installation } = await addInstallation(db, { syncId });
+  const id = installation.id;
+  await insertRecords(db, id, [
+    { IDInterne: 'OLD-1', DateHeure: ago(400), file: { name: 'a.pdf', content: Buffer.from('PDF') } },
+    { IDInterne: 'OLD-2', DateHeure: ago(90), Etat: -1 },
+    { IDInterne: 'OLD-3', DateHeure: ago(31) },
+    { IDInterne: 'OLD-4', DateHeure: ago(30.5) },
+    { IDInterne: 'NEW-1', DateHeure: ago(29) },
+    { IDInterne: 'NEW-2', DateHeure: ago(0) },
+  ]);
+  await insertTransactions(db, id, [
+    { ID: 'OLD-1', DateHeureTrt: ago(400) },
+    { ID: 'OLD-2', DateHeureTrt: ago(90), Err: 1 },
+    { ID: 'OLD-3', DateHeureTrt: ago(31) },
+    { ID: 'OLD-4', DateHeureTrt: ago(30.5) },
+    { ID: 'NEW-1', DateHeureTrt: ago(29) },
+    { ID: 'NEW-2', DateHeureTrt: ago(0) },
+  ]);
+  return id;
+}
+
+async function left(id: string) {
+  const records = await db.query<{ id: string }>(
+    'SELECT id_interne AS id FROM import_records WHERE installation_id = $1 ORDER BY id_interne',
+    [id],
+  );
+  const transactions = await db.query<{ id: string }>(
+    'SELECT tx_id AS id FROM transaction_logs WHERE installation_id = $1 ORDER BY tx_id',
+    [id],
+  );
+  const [counts] = await db.query<{
+    records: number;
+    errors: number;
+    transactions: number;
+    txErrors: number;
+  }>(
+    `SELECT (SELECT coalesce(sum(total), 0)::int FROM import_record_day_counts WHERE installation_id = $1) AS records,
+            (SELECT coalesce(sum(errors), 0)::int FROM import_record_day_counts WHERE installation_id = $1) AS errors,
+            (SELECT coalesce(sum(total), 0)::int FROM transaction_log_day_counts WHERE installation_id = $1) AS transactions,
+            (SELECT coalesce(sum(errors), 0)::int FROM transaction_log_day_counts WHERE installation_id = $1) AS "txErrors"`,
+    [id],
+  );
+  const [files] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM import_record_files WHERE installation_id = $1',
+    [id],
+  );
+  return {
+    records: records.map((r) => r.id),
+    transactions: transactions.map((r) => r.id),
+    counts,
+    files: files?.n,
+  };
+}
+
+describe('history retention (HISTORY_RETENTION_DAYS)', () => {
+  it('is off unless asked: the environment gives null, a pass and the scheduler delete nothing', async () => {
+    expect(readEnv({}).historyRetentionDays).toBeNull();
+    expect(readEnv({ HISTORY_RETENTION_DAYS: ' ' }).historyRetentionDays).toBeNull();
+    expect(readEnv({ HISTORY_RETENTION_DAYS: '30' }).historyRetentionDays).toBe(30);
+    expect(() => readEnv({ HISTORY_RETENTION_DAYS: '0' })).toThrow(/HISTORY_RETENTION_DAYS invalide/);
+    expect(() => readEnv({ HISTORY_RETENTION_DAYS: 'trente' })).toThrow(/HISTORY_RETENTION_DAYS invalide/);
+
+    const id = await seed('RETOFF');
+    const before = await left(id);
+    const result = await pruneHistory(db, null, NOW, { pauseMs: 0 });
+    expect(result).toEqual({ records: 0, transactions: 0, batches: 0, longestBatchMs: 0 });
+    // The scheduler with the option off runs nothing, even with a 1 ms interval.
+    const retention = startHistoryRetention(db, null, () => {}, 1);
+    await new Promise((r) => setTimeout(r, 30));
+    await retention.stop();
+    expect(await left(id)).toEqual(before);
+    expect(before.records).toHaveLength(6);
+    expect(before.transactions).toHaveLength(6);
+    // Out of the way of the next tests (their passes walk every installation).
+    await db.query('DELETE FROM import_records WHERE installation_id = $1', [id]);
+    await db.query('DELETE FROM transaction_logs WHERE installation_id = $1', [id]);
+  });
+
+  it('deletes what is older than the retention, oldest first, in batches of the size asked', async () => {
+    const id = await seed('RETON1');
+    const other = await seed('RETON2');
+    // Batches of 1, stopped after 3: the three oldest records of the first installation.
+    const first = await pruneHistory(db, 30, NOW, { batch: 1, pauseMs: 0, maxBatches: 3 });
+    expect(first.batches).toBeGreaterThanOrEqual(3);
+    const afterFirst = [...(await left(id)).records, ...(await left(other)).records];
+    const removed = ['OLD-1', 'OLD-2', 'OLD-3', 'OLD-4', 'NEW-1', 'NEW-2'].filter(
+      (r) => afterFirst.filter((x) => x === r).length < 2,
+    );
+    expect(first.records).toBe(3);
+    expect(removed).toEqual(['OLD-1', 'OLD-2', 'OLD-3']);
+
+    // The rest, batches of 2: every row older than 30 days goes, the newer ones stay.
+    const rest = await pruneHistory(db, 30, NOW, { batch: 2, pauseMs: 0 });
+    expect(rest.records).toBeGreaterThanOrEqual(5);
+    for (const inst of [id, other]) {
+      const now = await left(inst);
+      expect(now.records).toEqual(['NEW-1', 'NEW-2']);
+      expect(now.transactions).toEqual(['NEW-1', 'NEW-2']);
+      // The day counters and the files follow the deleted rows.
+      expect(now.counts).toEqual({ records: 2, errors: 0, transactions: 2, txErrors: 0 });
+      expect(now.files).toBe(0);
+    }
+    // A second pass finds nothing more.
+    const again = await pruneHistory(db, 30, NOW, { pauseMs: 0 });
+    expect(again.records + again.transactions).toBe(0);
+  });
+
+  it('sizes its batches to last about TARGET_BATCH_MS, within bounds', () => {
+    // Past twice the target: halved, never under MIN_BATCH.
+    expect(nextBatchSize(500, 2 * TARGET_BATCH_MS + 1)).toBe(250);
+    expect(nextBatchSize(MIN_BATCH, 10_000)).toBe(MIN_BATCH);
+    // Between the target and twice it: kept.
+    expect(nextBatchSize(500, TARGET_BATCH_MS * 1.5)).toBe(500);
+    // Under it: grown by half, never past MAX_BATCH (a fixed cost per batch never shrinks it).
+    expect(nextBatchSize(500, 1)).toBe(750);
+    expect(nextBatchSize(MAX_BATCH, 1)).toBe(MAX_BATCH);
+  });
+
+  it('walks on from where its previous batch ended, and deletes every old row, ties of time included', async () => {
+    const id = await seed('RETON3');
+    // Twenty more old records at the same time: the (time, id) bound keeps ties apart.
+    await insertRecords(
+      db,
+      id,
+      Array.from({ length: 20 }, (_, i) => ({ IDInterne: `TIE-${i}`, DateHeure: ago(200) })),
+    );
+    const sizes: number[] = [];
+    const result = await pruneHistory(db, 30, NOW, {
+      batch: 3,
+      pauseMs: 0,
+      onBatch: (table, rows) => {
+        if (table === 'import_records') sizes.push(rows);
+      },
+    });
+    expect((await left(id)).records).toEqual(['NEW-1', 'NEW-2']);
+    // 24 old records of this installation in batches of 3 (others' batches are counted too).
+    expect(sizes.filter((n) => n === 3).length).toBeGreaterThanOrEqual(8);
+    expect(result.records).toBeGreaterThanOrEqual(24);
+  });
+});

@@ -1,0 +1,163 @@
+import type { Db } from '../db/types.ts';
+
+/**
+ * The retention of the import history and the transaction trace (HISTORY_RETENTION_DAYS, issue
+ * 18). Off by default: nothing of a customer's is deleted unless the option is set. When set,
+ * records (DateHeure) and transactions (DateHeureTrt) older than that many days are deleted, one
+ * installation at a time, the oldest first, in batches sized so that one batch lasts about
+ * TARGET_BATCH_MS (on the embedded database a batch holds the server's one thread; on PostgreSQL
+ * it holds the locks of the rows it deletes), with a pause between batches. The installation's
+ * newest-first index is walked backwards: no index of its own is needed (docs/decisions.md,
+ * « History retention »). The day counters and the values written apart follow through the
+ * tables' own triggers (migrations 004, 006).
+ */
+
+/** A batch aims at this duration; never more than MAX_BATCH rows, never fewer than MIN_BATCH. */
+export const TARGET_BATCH_MS = 20;
+export const FIRST_BATCH = 500;
+export const MIN_BATCH = 10;
+export const MAX_BATCH = 5000;
+
+interface HistoryTable {
+  table: 'import_records' | 'transaction_logs';
+  time: 'date_heure' | 'date_heure_trt';
+}
+
+const TABLES: readonly HistoryTable[] = [
+  { table: 'import_records', time: 'date_heure' },
+  { table: 'transaction_logs', time: 'date_heure_trt' },
+];
+
+export interface HistoryPruneOptions {
+  /** A fixed batch size (tests, the bench); otherwise sized by TARGET_BATCH_MS. */
+  batch?: number;
+  pauseMs?: number;
+  /** Stops after this many batches that deleted rows, in all (tests). */
+  maxBatches?: number;
+  /** Asked before each batch: true ends the pass (the server stopping). */
+  stopped?: () => boolean;
+  /** Told of each batch: its table, rows deleted, duration (the bench). */
+  onBatch?: (table: string, rows: number, ms: number) => void;
+}
+
+export interface HistoryPruneResult {
+  records: number;
+  transactions: number;
+  batches: number;
+  /** The longest batch, ms. */
+  longestBatchMs: number;
+}
+
+/**
+ * The next batch size after one of `size` rows that took `ms`: halved past twice TARGET_BATCH_MS,
+ * grown by half under it, kept between. A batch has a fixed cost (its commit, the statement
+ * triggers) besides its rows: measured under load, 10 rows cost 27 ms, so a size proportional to
+ * the time per row would shrink to nothing (bench/README.md « History retention »).
+ */
+export function nextBatchSize(size: number, ms: number): number {
+  if (ms > 2 * TARGET_BATCH_MS) return Math.max(MIN_BATCH, Math.floor(size / 2));
+  if (ms < TARGET_BATCH_MS) return Math.min(MAX_BATCH, Math.ceil(size * 1.5));
+  return size;
+}
+
+/**
+ * Deletes the records and transactions older than `days` (every installation). `days` null: the
+ * option is off, nothing is deleted.
+ */
+export async function pruneHistory(
+  db: Db,
+  days: number | null,
+  now: Date,
+  options: HistoryPruneOptions = {},
+): Promise<HistoryPruneResult> {
+  const result: HistoryPruneResult = { records: 0, transactions: 0, batches: 0, longestBatchMs: 0 };
+  if (days === null) return result;
+  const cutoff = new Date(now.getTime() - days * 86_400_000);
+  const pause = () => new Promise((r) => setTimeout(r, options.pauseMs ?? 50));
+  const installations = await db.query<{ id: string }>('SELECT id FROM installations ORDER BY id');
+  let size = options.batch ?? FIRST_BATCH;
+  let deleting = 0;
+  for (const { table, time } of TABLES) {
+    for (const { id } of installations) {
+      // Where the previous batch ended: the next one starts its index walk there, not over the
+      // entries of the rows just deleted (dead until a vacuum, each one visited again otherwise).
+      let after: { at: Date; id: string } | null = null;
+      for (;;) {
+        if (deleting >= (options.maxBatches ?? Infinity) || options.stopped?.()) return result;
+        const started = performance.now();
+        // SKIP LOCKED: two server processes share the work instead of waiting on each other. The
+        // inner ORDER BY walks (installation_id, time DESC, id DESC) backwards.
+        const rows: { at: Date; id: string }[] = await db.query(
+          `DELETE FROM ${table} WHERE id IN (
+             SELECT id FROM ${table} WHERE installation_id = $1 AND ${time} < $2
+               ${after ? `AND (${time}, id) > ($4::timestamptz, $5::bigint)` : ''}
+             ORDER BY ${time}, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+           RETURNING ${time} AS at, id::text AS id`,
+          after ? [id, cutoff, size, after.at, after.id] : [id, cutoff, size],
+        );
+        const ms = performance.now() - started;
+        result.batches += 1;
+        if (rows.length > 0) deleting += 1;
+        options.onBatch?.(table, rows.length, ms);
+        result.longestBatchMs = Math.max(result.longestBatchMs, ms);
+        if (table === 'import_records') result.records += rows.length;
+        else result.transactions += rows.length;
+        const full = rows.length === size;
+        for (const row of rows) {
+          if (
+            after === null ||
+            row.at.getTime() > after.at.getTime() ||
+            (row.at.getTime() === after.at.getTime() && BigInt(row.id) > BigInt(after.id))
+          )
+            after = row;
+        }
+        if (options.batch === undefined) size = nextBatchSize(size, ms);
+        if (!full) break;
+        await pause();
+      }
+    }
+  }
+  return result;
+}
+
+export interface HistoryRetention {
+  stop(): Promise<void>;
+}
+
+/**
+ * Prunes two minutes after the start, then every hour; `report` gets what each pass deleted.
+ * `days` null (the option off): nothing is ever run.
+ */
+export function startHistoryRetention(
+  db: Db,
+  days: number | null,
+  report: (result: HistoryPruneResult | Error) => void,
+  intervalMs = 60 * 60_000,
+): HistoryRetention {
+  if (days === null) return { stop: async () => {} };
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const run = () => {
+    if (running || stopped) return;
+    running = pruneHistory(db, days, new Date(), { stopped: () => stopped })
+      .then((r) => {
+        if (r.records + r.transactions > 0) report(r);
+      })
+      .catch((err: unknown) => report(err instanceof Error ? err : new Error(String(err))))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const first = setTimeout(run, 120_000);
+  const timer = setInterval(run, intervalMs);
+  first.unref();
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The cost of the history retention (HISTORY_RETENTION_DAYS, domain/history-retention.ts) on the
+ * PostgreSQL data of bench/history (`run.ts` seeds it): the oldest `--delete` records and
+ * transactions of the measured installation are deleted by `npm run admin -- prune-history` (the
+ * retention's own batches, sized to about 20 ms; the built server: `npm run build -w
+ * @synchro/server`), while a probe on another connection asks, one after the other, what requests ask at the
+ * same time: the first page of the history, the page of the oldest rows (the very rows being
+ * deleted) and a connector write of a new record into the same installation. The probe runs first
+ * alone (the floor), then during the retention. Destructive: the rows deleted are gone (re-seed).
+ *
+ *   npx tsx bench/history/retention.ts [--delete 200000]
+ */
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { describeMachine } from '../config-xml/machine.ts';
+import { postgresUrl, REPO, SYNC_ID } from './targets.ts';
+
+interface Db {
+  query: <T>(sql: string, params: unknown[]) => Promise<T[]>;
+  close: () => Promise<void>;
+}
+
+async function open(url: string): Promise<Db> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    query: async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[],
+    close: () => client.end(),
+  };
+}
+
+/** prune-history of the built admin command; its JSON summary. */
+function pruneHistory(url: string, days: number): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['apps/server/dist/cli.js', 'prune-history', '--days', String(days)],
+      {
+        cwd: REPO,
+        env: { ...process.env, DATABASE_URL: url },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as Record<string, number>)
+        : reject(new Error(`prune-history: ${code}`)),
+    );
+  });
+}
+
+const { values: args } = parseArgs({ options: { delete: { type: 'string', default: '200000' } } });
+const DELETE = Number(args.delete);
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+const probes = {
+  'first page': (db: Db, id: string) =>
+    db.query(
+      `SELECT id, id_interne, date_heure, etat FROM import_records WHERE installation_id = $1
+       ORDER BY date_heure DESC, id DESC LIMIT 25`,
+      [id],
+    ),
+  'oldest page': (db: Db, id: string) =>
+    db.query(
+      `SELECT id, id_interne, date_heure, etat FROM import_records WHERE installation_id = $1
+       ORDER BY date_heure, id LIMIT 25`,
+      [id],
+    ),
+  'connector write': (db: Db, id: string, n: number) =>
+    db.query(
+      `INSERT INTO import_records (installation_id, id_interne, date_heure, etat, enreg)
+       VALUES ($1, $2, now(), 0, '<x/>') ON CONFLICT (installation_id, id_interne) DO NOTHING`,
+      [id, `RETENTION-PROBE-${Date.now()}-${n}`],
+    ),
+};
+
+async function probe(db: Db, id: string, until: () => boolean, minRuns: number) {
+  const samples: Record<string, number[]> = {};
+  for (let n = 0; n < minRuns || !until(); n++) {
+    for (const [name, run] of Object.entries(probes)) {
+      const t = performance.now();
+      await run(db, id, n);
+      (samples[name] ??= []).push(performance.now() - t);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return samples;
+}
+
+async function main() {
+  const url = postgresUrl('synchro_bench_history');
+  const db = await open(url);
+  const probeDb = await open(url);
+  try {
+    const [inst] = await db.query<{ id: string }>('SELECT id FROM installations WHERE sync_id = $1', [
+      SYNC_ID,
+    ]);
+    if (!inst) throw new Error('bench/history data missing: run bench/history/run.ts first');
+    const [sizes] = await db.query<{ records: number; transactions: number }>(
+      `SELECT (SELECT count(*)::int FROM import_records WHERE installation_id = $1) AS records,
+              (SELECT count(*)::int FROM transaction_logs WHERE installation_id = $1) AS transactions`,
+      [inst.id],
+    );
+    // The retention in days that removes about the DELETE oldest records (whole days).
+    const [cut] = await db.query<{ at: Date }>(
+      `SELECT date_heure AS at FROM import_records WHERE installation_id = $1
+       ORDER BY date_heure, id OFFSET $2 LIMIT 1`,
+      [inst.id, DELETE],
+    );
+    if (!cut) throw new Error('not enough rows');
+    const days = Math.floor((Date.now() - new Date(cut.at).getTime()) / 86_400_000);
+    const machine = describeMachine();
+    console.log(`${machine}; ${sizes?.records} records, ${sizes?.transactions} transactions`);
+
+    const floor = await probe(probeDb, inst.id, () => true, 100);
+    let done = false;
+    const started = performance.now();
+    const pruning = pruneHistory(url, days).finally(() => (done = true));
+    const during = await probe(probeDb, inst.id, () => done, 100);
+    const result = await pruning;
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `HISTORY_RETENTION_DAYS=${days}: deleted ${result.records} records + ${result.transactions} transactions ` +
+        `in ${seconds.toFixed(1)} s (${Math.round(((result.records ?? 0) + (result.transactions ?? 0)) / seconds)} rows/s ` +
+        `with the 50 ms pauses), ${result.batches} batches: ms p50 ${result.batchMsP50} p95 ${result.batchMsP95} ` +
+        `max ${result.longestBatchMs}`,
+    );
+    console.log('| request | alone p50 / p95 / max (ms) | during the retention p50 / p95 / max (ms) |');
+    console.log('|---|---:|---:|');
+    for (const name of Object.keys(probes)) {
+      const f = floor[name] ?? [];
+      const d = during[name] ?? [];
+      const fmt = (s: number[]) =>
+        `${percentile(s, 50).toFixed(1)} / ${percentile(s, 95).toFixed(1)} / ${Math.max(...s).toFixed(1)}`;
+      console.log(`| ${name} | ${fmt(f)} | ${fmt(d)} (${d.length} runs) |`);
+    }
+    await db.query(
+      `DELETE FROM import_records WHERE installation_id = $1 AND id_interne LIKE 'RETENTION-PROBE-%'`,
+      [inst.id],
+    );
+  } finally {
+    await db.close();
+    await probeDb.close();
+  }
+}
+
+await main();
