@@ -42,6 +42,7 @@ import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
 import { installCompression } from './http/compression.ts';
+import { RepresentationStore } from './http/representations.ts';
 import { BODY_LIMITS, installBodyLimits } from './http/body-limits.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle: deps.lifecycle ?? createLifecycle(),
     metrics: deps.metrics ?? createMetrics({ db: deps.db, perInstallation: false, processMetrics: false }),
     supportLinks: deps.supportLinks ?? {},
+    representations: new RepresentationStore(),
   };
 
   installRequestLog(app, ctx.metrics);
