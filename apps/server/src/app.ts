@@ -103,6 +103,8 @@ export interface AppDeps {
   metrics?: ServerMetrics;
   /** SUPPORT_*_URL; none otherwise. */
   supportLinks?: TSupportLinks;
+  /** Encoded answers that repeat (http/representations.ts; tests watch it); a new store otherwise. */
+  representations?: RepresentationStore;
 }
 
 /** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
@@ -162,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle: deps.lifecycle ?? createLifecycle(),
     metrics: deps.metrics ?? createMetrics({ db: deps.db, perInstallation: false, processMetrics: false }),
     supportLinks: deps.supportLinks ?? {},
-    representations: new RepresentationStore(),
+    representations: deps.representations ?? new RepresentationStore(),
   };
 
   installRequestLog(app, ctx.metrics);
