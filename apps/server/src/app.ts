@@ -43,6 +43,7 @@ import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
 import { installCompression } from './http/compression.ts';
 import { RepresentationStore } from './http/representations.ts';
+import { serveAssetsFromMemory } from './http/static-assets.ts';
 import { BODY_LIMITS, installBodyLimits } from './http/body-limits.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
@@ -198,7 +199,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   connectorDocsRoutes(app);
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;
-  if (spa) await serveSpa(app, spa);
+  if (spa) {
+    await serveSpa(app, spa);
+    serveAssetsFromMemory(app, spa);
+  }
 
   // Pages of the SPA: `/` and every client route (the page depends on the session cookie: spaPage).
   const sendPage = (request: FastifyRequest, reply: FastifyReply, dir: string) => {
