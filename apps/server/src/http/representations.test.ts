@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, signIn, testApp } from '../../test/helpers/app.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
 import type { Db } from '../db/types.ts';
-import { preferredEncoding, RepresentationStore } from './representations.ts';
+import { brotliQuality, encode, preferredEncoding, RepresentationStore } from './representations.ts';
 
 let db: Db;
 let app: FastifyInstance;
@@ -235,6 +235,16 @@ describe('RepresentationStore: memory', () => {
     const bytes = await own.encoded('i', '/r', 't', plain, 'gzip');
     expect(gunzipSync(bytes).equals(plain)).toBe(true);
     expect(own.bytes).toBe(0);
+  });
+});
+
+describe('encode', () => {
+  it('brotli 11 up to 256 KB, 6 past it; both decode to the bytes', async () => {
+    expect(brotliQuality(256 * 1024)).toBe(11);
+    expect(brotliQuality(256 * 1024 + 1)).toBe(6);
+    const big = Buffer.from('<Ligne>valeur</Ligne>'.repeat(20_000));
+    expect(brotliDecompressSync(await encode(big, 'br')).equals(big)).toBe(true);
+    expect(gunzipSync(await encode(big, 'gzip')).equals(big)).toBe(true);
   });
 });
 

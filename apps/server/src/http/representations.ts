@@ -24,12 +24,15 @@ import { COMPRESSION_THRESHOLD } from './compression.ts';
 export type Encoding = 'br' | 'gzip';
 
 /**
- * Chosen by measurement (bench/delivery/compression-quality.ts, bench/README.md): each
- * representation is compressed once per configuration version, so the best ratio is worth its
- * time. Brotli 11 on the 125 KB /api/user answer takes ~0.2 s of a libuv thread once per version
- * for a smaller answer than quality 4.
+ * Chosen by measurement (bench/delivery/compression.ts, bench/README.md « Compression »): each
+ * representation is compressed once per content, so the best ratio is worth its time while that
+ * time stays short. On the 131 KB /api/user answer brotli 11 is 15 % smaller than quality 4 and
+ * takes ~0.4 s of a libuv thread, once per version; it grows with the size (a 5 MB configuration
+ * would wait ~15 s), so answers past BROTLI_BEST_MAX_BYTES get quality 6 (~1 ms per 131 KB, 6 %
+ * smaller than 4). gzip 9 costs ~1 ms per 131 KB.
  */
-export const BROTLI_QUALITY = 11;
+export const BROTLI_BEST_MAX_BYTES = 256 * 1024;
+export const brotliQuality = (size: number): number => (size <= BROTLI_BEST_MAX_BYTES ? 11 : 6);
 export const GZIP_LEVEL = 9;
 
 const brotli = promisify(brotliCompress);
@@ -39,7 +42,7 @@ export async function encode(body: Buffer, encoding: Encoding): Promise<Buffer> 
   return encoding === 'br'
     ? brotli(body, {
         params: {
-          [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+          [constants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length),
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
         },
