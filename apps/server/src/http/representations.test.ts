@@ -93,6 +93,16 @@ describe('stored representations over the routes', () => {
     expect(a.headers.etag).toBe(b.headers.etag);
   });
 
+  it('/api/dashboard is stable between requests (what changes it: the automate, the storage, the day): same ETag', async () => {
+    const cookie = await signIn(app, 'REPR001');
+    const a = await get('/api/dashboard', cookie, { 'accept-encoding': BROWSER });
+    const b = await get('/api/dashboard', cookie, {
+      'accept-encoding': BROWSER,
+      'if-none-match': String(a.headers.etag),
+    });
+    expect(b.statusCode).toBe(304);
+  });
+
   it.each(ROUTES)(
     '%s: If-None-Match with its ETag (any encoding, W/) answers 304 without a body',
     async (url) => {
