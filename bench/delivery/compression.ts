@@ -11,12 +11,14 @@
  * the bytes it sent (still encoded) and its headers go to a bare fastify (bare-bytes.mjs, its own
  * process), and autocannon (20 connections) measures the console then the bare server in three
  * alternating rounds: the ratio of the two is what counts on a shared, loaded machine.
+ * Beside req/s, the CPU time of each server process (all its threads, /proc) per answer: far less
+ * moved by the machine's other jobs than req/s (on PostgreSQL the database's own CPU is not counted).
  * Then the brotli and gzip levels on the /api/user answer: size and time (the choice of
  * http/representations.ts). The table of `--label` in bench/README.md (« Compression ») is
  * replaced, other labels' tables are kept.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +113,21 @@ interface Row {
   appP99: number;
   bare: number;
   bareP99: number;
+  /** CPU time of the server process (all its threads) per answer, µs. */
+  appCpuUs: number;
+  bareCpuUs: number;
+}
+
+/** CPU time a process used so far (user + system, all threads), ms; 0 when unknown. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 async function measureTarget(name: TargetName): Promise<Row[]> {
@@ -156,10 +173,17 @@ async function measureTarget(name: TargetName): Promise<Row[]> {
           // Rounds alternate console and floor: a change of the machine's load hits both.
           const app: Result[] = [];
           const floor: Result[] = [];
+          let appCpu = 0;
+          let bareCpu = 0;
           for (let round = 0; round < ROUNDS; round += 1) {
+            const a0 = cpuMs(server.process.pid);
             app.push(await cannon(`${server.base}${c.route}`, headers));
+            appCpu += cpuMs(server.process.pid) - a0;
+            const b0 = cpuMs(bare.pid);
             floor.push(await cannon(`http://127.0.0.1:${BARE_PORT}/case/${i}`, headers));
+            bareCpu += cpuMs(bare.pid) - b0;
           }
+          const served = (rs: Result[]) => rs.reduce((n, r) => n + r.requests.total, 0);
           const failed = app.reduce((n, r) => n + r.non2xx, 0);
           if (failed > 0) throw new Error(`${c.route}: ${failed} answers not 2xx`);
           const rate = (rs: Result[]) => rs.reduce((n, r) => n + r.requests.average, 0) / rs.length;
@@ -175,10 +199,12 @@ async function measureTarget(name: TargetName): Promise<Row[]> {
             appP99: p99(app),
             bare: rate(floor),
             bareP99: p99(floor),
+            appCpuUs: (appCpu * 1000) / Math.max(1, served(app)),
+            bareCpuUs: (bareCpu * 1000) / Math.max(1, served(floor)),
           };
           rows.push(row);
           console.log(
-            `${name} ${row.route} [${row.encoding}] ${row.bytes} B: ${row.app.toFixed(0)} req/s p99 ${row.appP99} ms; bare ${row.bare.toFixed(0)} req/s; ratio ${(row.app / row.bare).toFixed(2)}`,
+            `${name} ${row.route} [${row.encoding}] ${row.bytes} B: ${row.app.toFixed(0)} req/s p99 ${row.appP99} ms; bare ${row.bare.toFixed(0)} req/s; ratio ${(row.app / row.bare).toFixed(2)}; CPU/answer ${row.appCpuUs.toFixed(0)} vs ${row.bareCpuUs.toFixed(0)} µs, ratio ${(row.bareCpuUs / row.appCpuUs).toFixed(2)}`,
           );
         }
       } finally {
@@ -258,11 +284,11 @@ const table = [
   '',
   `${machine}; uptime load ${uptime} at start; ${connections} connections; for each row ${ROUNDS} rounds of ${duration} s of the console then ${duration} s of the bare fastify, alternating (req/s: their mean; p99: their median).`,
   '',
-  '| Database | Route | Accept-Encoding → sent | Bytes | Console req/s | p99 ms | Bare req/s | p99 ms | Ratio |',
-  '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| Database | Route | Accept-Encoding → sent | Bytes | Console req/s | p99 ms | Bare req/s | p99 ms | Ratio | Console CPU µs/answer | Bare CPU µs/answer | CPU ratio |',
+  '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...all.map(
     (r) =>
-      `| ${r.target} | \`${r.route}\` | ${r.encoding} | ${r.bytes} | ${r.app.toFixed(0)} | ${r.appP99} | ${r.bare.toFixed(0)} | ${r.bareP99} | ${(r.app / r.bare).toFixed(2)} |`,
+      `| ${r.target} | \`${r.route}\` | ${r.encoding} | ${r.bytes} | ${r.app.toFixed(0)} | ${r.appP99} | ${r.bare.toFixed(0)} | ${r.bareP99} | ${(r.app / r.bare).toFixed(2)} | ${r.appCpuUs.toFixed(0)} | ${r.bareCpuUs.toFixed(0)} | ${(r.bareCpuUs / r.appCpuUs).toFixed(2)} |`,
   ),
   '',
   quality,
