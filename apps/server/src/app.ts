@@ -138,12 +138,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installJsonBodyParser(app);
 
   const fairShare = { ...DEFAULT_FAIR_SHARE, ...deps.fairShare };
+  const offload = deps.offload ?? sharedOffloadPool();
   const ctx: AppContext = {
     db: deps.db,
     sessionSecret: deps.sessionSecret,
     publicIp: deps.publicIp,
     now: deps.now ?? (() => new Date()),
-    configs: new ConfigCache(),
+    configs: new ConfigCache(200, offload),
     versionRetention: deps.versionRetention ?? DEFAULT_VERSION_RETENTION,
     mailer: deps.mailer ?? NO_MAILER,
     drive: {
@@ -158,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       networks: deps.automateNetworks,
       loopbackSyncId: deps.db.kind === 'pglite' ? DEMO_SYNC_ID : null,
     }),
-    offload: deps.offload ?? sharedOffloadPool(),
+    offload,
     apart: deps.apart ?? apartPolicyFor(deps.db.kind),
     bodies: deps.bodies ?? new ByteBudget(fairShare.bodyBudget),
     storageQuotaBytes: fairShare.storageQuotaBytes,

@@ -64,7 +64,11 @@ async function main(): Promise<void> {
     publicUrl: env.mail.publicUrl,
   };
   const lifecycle = createLifecycle();
-  const metrics = createMetrics({ db, perInstallation: env.ops.metricsPerInstallation, processMetrics: true });
+  const metrics = createMetrics({
+    db,
+    perInstallation: env.ops.metricsPerInstallation,
+    processMetrics: true,
+  });
   const app = await buildApp({
     db,
     lifecycle,
@@ -196,7 +200,7 @@ async function main(): Promise<void> {
     mailSender = startMailSender({
       db,
       mailer,
-      configs: new ConfigCache(),
+      configs: new ConfigCache(200, offload),
       log: (level, message, details) => app.log[level](details ?? {}, message),
     });
   }

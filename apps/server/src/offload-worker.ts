@@ -6,13 +6,18 @@ import {
 } from './features/connector/checked-batches.ts';
 import { diagnoseTask, repairTask } from './features/debug/tasks.ts';
 import { xmlSaveTask, xmlViewTask } from './features/import-history/record-xml-tasks.ts';
+import { Piscina } from 'piscina';
+import { parseConfigTask } from './domain/config-parse-task.ts';
+import { versionChangesTask } from './domain/version-changes.ts';
+import { connectorEditTask } from './features/connector/configuration-tasks.ts';
 import { outcomeOf, pingTask, type OffloadTask } from './offload/task.ts';
 
 /**
  * The entry of the worker threads (offload/pool.ts; bundled as dist/offload-worker.js): every task
  * a request may send off its thread, by name.
  */
-const TASKS: readonly OffloadTask<never, unknown>[] = [
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tasks of every input and output, by name
+const TASKS: readonly OffloadTask<any, any>[] = [
   pingTask,
   checkRecordsTask,
   checkTransactionsTask,
@@ -22,6 +27,9 @@ const TASKS: readonly OffloadTask<never, unknown>[] = [
   xmlSaveTask,
   diagnoseTask,
   repairTask,
+  parseConfigTask,
+  connectorEditTask,
+  versionChangesTask,
 ];
 
 const byName = new Map(TASKS.map((task) => [task.name, task as OffloadTask<unknown, unknown>]));
@@ -29,5 +37,9 @@ const byName = new Map(TASKS.map((task) => [task.name, task as OffloadTask<unkno
 export default function runTask({ task, input }: { task: string; input: unknown }) {
   const found = byName.get(task);
   if (!found) throw new Error(`tâche inconnue du fil de travail : ${task}`);
-  return outcomeOf(found, input);
+  const outcome = outcomeOf(found, input);
+  const transfer = outcome.ok && found.transferOut ? found.transferOut(outcome.value) : [];
+  if (transfer.length === 0) return outcome;
+  // Moved to the request thread, not copied (piscina's Transferable).
+  return Piscina.move({ [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: outcome } as never);
 }

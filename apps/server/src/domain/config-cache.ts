@@ -1,4 +1,6 @@
-import { ConfigXmlError, parseConfig, type ConfigDocument } from '@synchro/config-xml';
+import { ConfigXmlError, documentFromLayout, parseConfig, type ConfigDocument } from '@synchro/config-xml';
+import { OFFLOAD_MIN_BYTES, type Offload } from '../offload/pool.ts';
+import { errorOfLayout, parseConfigTask } from './config-parse-task.ts';
 import type { Queryable } from '../db/types.ts';
 import { getConfiguration, getConfigurationVersion } from './configurations.ts';
 
@@ -19,7 +21,14 @@ export interface CachedConfig {
 export class ConfigCache {
   private readonly entries = new Map<string, CachedConfig>();
 
-  constructor(private readonly maxEntries = 200) {}
+  /**
+   * `offload`: a big text (OFFLOAD_MIN_BYTES characters or more) is scanned in a worker thread,
+   * and its element index moved back (config-parse-task.ts): never on the request thread.
+   */
+  constructor(
+    private readonly maxEntries = 200,
+    private readonly offload: Offload | null = null,
+  ) {}
 
   /** The configuration of an installation, its version read from the database now. */
   async get(db: Queryable, installationId: string): Promise<CachedConfig> {
@@ -41,7 +50,10 @@ export class ConfigCache {
     const stored = await getConfiguration(db, installationId);
     const entry: CachedConfig = {
       version: stored.version,
-      parsed: parseOrError(stored.text),
+      parsed:
+        this.offload && typeof stored.text === 'string' && stored.text.length >= OFFLOAD_MIN_BYTES
+          ? await parseElsewhere(this.offload, stored.text)
+          : parseOrError(stored.text),
       derived: new Map(),
     };
     this.entries.delete(installationId);
@@ -53,6 +65,11 @@ export class ConfigCache {
     }
     return entry;
   }
+}
+
+async function parseElsewhere(offload: Offload, text: string): Promise<ConfigDocument | ConfigXmlError> {
+  const out = await offload.run(parseConfigTask, { text });
+  return 'layout' in out ? documentFromLayout(text, out.layout) : errorOfLayout(out.error);
 }
 
 function parseOrError(text: string): ConfigDocument | ConfigXmlError {

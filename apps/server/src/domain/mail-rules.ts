@@ -24,7 +24,6 @@ import {
 import { connectorTimestampToIso } from '../time/zoned.ts';
 import type { AutomateRegistration } from './automate-registrations.ts';
 import { derive, type ConfigCache } from './config-cache.ts';
-import { parseStored } from './configurations.ts';
 import { connectorTimeZone, installationZone } from './time-zone.ts';
 import type { Installation } from './installations.ts';
 import {
@@ -212,19 +211,29 @@ const isImportSync = (type: string | null) => type !== null && /^import/i.test(t
  * the import email (NotifImp), both telling what arrived since the previous report, which starts
  * again.
  */
+/** Whether a connector patch reports a sync other than the one the configuration held. */
+export function reportsNewSync(patch: TConnectorConfigPatch, beforeLastSync: string | null): boolean {
+  const reported = patch.DerSynchro?.DateHeure;
+  return reported !== undefined && reported.trim() !== '' && reported !== beforeLastSync;
+}
+
+/** The last sync a configuration holds (DerSynchro DateHeure), as enqueueSyncReported compares it. */
+export function lastSyncOf(doc: ConfigDocument): string | null {
+  return readLastSync(doc).dateHeure ?? null;
+}
+
 export async function enqueueSyncReported(
   tx: Queryable,
   installation: MailInstallation,
-  before: ConfigDocument,
+  beforeLastSync: string | null,
   patch: TConnectorConfigPatch,
-  afterText: string,
+  afterDoc: () => ConfigDocument,
   now: Date,
 ): Promise<void> {
-  const reported = patch.DerSynchro?.DateHeure;
-  if (reported === undefined || reported.trim() === '' || reported === readLastSync(before).dateHeure) return;
+  if (!reportsNewSync(patch, beforeLastSync)) return;
   const state = await lockMailState(tx, installation.id);
   await updateMailState(tx, installation.id, { syncActivity: {} });
-  const after = parseStored(afterText);
+  const after = afterDoc();
   const rules = mailRulesOf(after, installation, zoneOfDocument(after, installation));
   if (rules === null) return;
   const lastSync = lastSyncFacts(after, rules.zone);

@@ -9,10 +9,16 @@ export interface OffloadTask<I, O> {
   /** The key of the task in the worker's registry (offload-worker.ts). */
   readonly name: string;
   readonly run: (input: I) => O;
+  /** Buffers of the output moved to the request thread rather than copied. */
+  readonly transferOut?: (output: O) => ArrayBuffer[];
 }
 
-export function defineTask<I, O>(name: string, run: (input: I) => O): OffloadTask<I, O> {
-  return { name, run };
+export function defineTask<I, O>(
+  name: string,
+  run: (input: I) => O,
+  transferOut?: (output: O) => ArrayBuffer[],
+): OffloadTask<I, O> {
+  return transferOut ? { name, run, transferOut } : { name, run };
 }
 
 /** A task that does nothing: a thread answering it is up (Offload.warm). */

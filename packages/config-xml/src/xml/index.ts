@@ -34,6 +34,22 @@ export class ElementIndex {
     this.nameId = new Int32Array(cap);
   }
 
+  /** An index built elsewhere (another thread: transfer.ts), from its arrays and names. */
+  static fromParts(
+    text: string,
+    count: number,
+    names: readonly string[],
+    arrays: Record<
+      'start' | 'openEnd' | 'closeStart' | 'end' | 'parent' | 'firstChild' | 'nextSibling' | 'nameId',
+      Int32Array
+    >,
+  ): ElementIndex {
+    const index = new ElementIndex('');
+    Object.assign(index, { text, count, ...arrays });
+    for (const name of names) index.intern(name);
+    return index;
+  }
+
   private grow(): void {
     const cap = this.start.length * 2;
     const g = (a: Int32Array): Int32Array => {

@@ -1,6 +1,5 @@
 import type { VersionRetention } from '../../config/env.ts';
 import type { TConnectorConfigPatch, TConnectorConfigPatchAnswer } from '@synchro/contracts';
-import { ConfigXmlError, editConnectorParts } from '@synchro/config-xml';
 import type { Db, Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
@@ -12,8 +11,9 @@ import {
 } from '../../domain/configurations.ts';
 import type { Installation } from '../../domain/installations.ts';
 import { enqueueSyncReported } from '../../domain/mail-rules.ts';
-import { AppError } from '../../http/errors.ts';
-import { connectorInvalid } from '../../http/validate.ts';
+import { OFFLOAD_MIN_BYTES, type Offload } from '../../offload/pool.ts';
+import { documentFromLayout } from '@synchro/config-xml';
+import { connectorEditTask, editConnectorText, type ConnectorEdit } from './configuration-tasks.ts';
 
 /**
  * The versions named by `If-None-Match` (`"12"`, `W/"12"`, a list), `'any'` for `*`, null when
@@ -62,11 +62,6 @@ const CONNECTOR_PART_LINES: Record<string, string> = {
 };
 
 /** A fault of the patch found by the engine: 400 (413 when the document would be too large). */
-function patchFailure(err: ConfigXmlError): AppError {
-  if (err.code === 'too-large') return new AppError(413, err.message, 'payload-too-large');
-  if (err.code === 'invalid-payload' && err.issues) return connectorInvalid(err.issues);
-  return connectorInvalid([{ path: '', message: err.message }]);
-}
 
 /**
  * PATCH /api/connector/v1/configuration, through the configuration engine in the same
@@ -78,6 +73,7 @@ function patchFailure(err: ConfigXmlError): AppError {
  */
 export async function writeConnectorParts(
   db: Db,
+  offload: Offload,
   installation: Installation,
   patch: TConnectorConfigPatch,
   address: string,
@@ -87,14 +83,16 @@ export async function writeConnectorParts(
   const parts = partsOf(patch);
   return db.transaction(async (tx) => {
     const current = await lockConfiguration(tx, installation.id);
-    const doc = parseStored(current.text);
-    let text: string;
-    try {
-      text = editConnectorParts(doc, patch);
-    } catch (err) {
-      if (err instanceof ConfigXmlError) throw patchFailure(err);
-      throw err;
-    }
+    // A big configuration is read and edited in a worker thread (offload/), a small one here.
+    const edit: ConnectorEdit =
+      current.text.length < OFFLOAD_MIN_BYTES
+        ? editConnectorText(current.text, patch)
+        : await offload.run(connectorEditTask, { text: current.text, patch }).then((out) => ({
+            text: out.text,
+            beforeLastSync: out.beforeLastSync,
+            after: out.after ? documentFromLayout(out.text, out.after) : null,
+          }));
+    const { text } = edit;
     if (text === current.text) return { version: current.version };
     const { version } = await writeNewVersion(
       tx,
@@ -104,7 +102,7 @@ export async function writeConnectorParts(
       'connector',
       'connector',
       retention,
-      { currentDoc: doc, connectorLines: parts.map((p) => CONNECTOR_PART_LINES[p] ?? p) },
+      { connectorLines: parts.map((p) => CONNECTOR_PART_LINES[p] ?? p) },
     );
     await recordAudit(tx, {
       installationId: installation.id,
@@ -114,7 +112,14 @@ export async function writeConnectorParts(
       address,
       details: { parts, fromVersion: current.version, version },
     });
-    await enqueueSyncReported(tx, installation, doc, patch, text, now);
+    await enqueueSyncReported(
+      tx,
+      installation,
+      edit.beforeLastSync,
+      patch,
+      () => edit.after ?? parseStored(text),
+      now,
+    );
     return { version };
   });
 }

@@ -135,6 +135,7 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
       const patch = await runOnBody(ctx.offload, checkConfigurationPatchTask, { body: bodyBytes(request) });
       return writeConnectorParts(
         ctx.db,
+        ctx.offload,
         connectorCaller(request).installation,
         patch,
         request.ip,
