@@ -102,18 +102,18 @@ export interface StartOptions {
 }
 
 /**
- * The built server (`apps/server/dist/main.js`), ready once /api/user answers 401. `nodeArgs`:
- * options of node itself (`--cpu-prof`…).
+ * The built server (`apps/server/dist/main.js`, or `entry`: another build's), ready once /api/user
+ * answers 401. `nodeArgs`: options of node itself (`--cpu-prof`…).
  */
 export async function startServer(
   target: Target,
   port: number,
   nodeArgs: string[] = [],
   options: StartOptions = {},
+  entry = join(REPO, 'apps/server/dist/main.js'),
 ): Promise<Server> {
-  if (!existsSync(join(REPO, 'apps/server/dist/main.js')))
-    throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
-  const child = spawn(process.execPath, [...nodeArgs, join(REPO, 'apps/server/dist/main.js')], {
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: REPO,
     env: {
       ...process.env,

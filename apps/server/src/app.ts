@@ -43,6 +43,8 @@ import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
 import { installCompression } from './http/compression.ts';
+import { RepresentationStore } from './http/representations.ts';
+import { serveAssetsFromMemory } from './http/static-assets.ts';
 import { BODY_LIMITS, installBodyLimits } from './http/body-limits.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonBodyParser } from './http/json-body.ts';
@@ -103,6 +105,8 @@ export interface AppDeps {
   metrics?: ServerMetrics;
   /** SUPPORT_*_URL; none otherwise. */
   supportLinks?: TSupportLinks;
+  /** Encoded answers that repeat (http/representations.ts; tests watch it); a new store otherwise. */
+  representations?: RepresentationStore;
 }
 
 /** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
@@ -165,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle: deps.lifecycle ?? createLifecycle(),
     metrics: deps.metrics ?? createMetrics({ db: deps.db, perInstallation: false, processMetrics: false }),
     supportLinks: deps.supportLinks ?? {},
+    representations: deps.representations ?? new RepresentationStore(),
   };
 
   installRequestLog(app, ctx.metrics);
@@ -202,7 +207,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   connectorDocsRoutes(app);
 
   const spa = hasBuiltSpa(deps.webDistDir) ? deps.webDistDir : null;
-  if (spa) await serveSpa(app, spa);
+  if (spa) {
+    await serveSpa(app, spa);
+    serveAssetsFromMemory(app, spa);
+  }
 
   // Pages of the SPA: `/` and every client route (the page depends on the session cookie: spaPage).
   const sendPage = (request: FastifyRequest, reply: FastifyReply, dir: string) => {

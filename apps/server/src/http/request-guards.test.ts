@@ -97,9 +97,15 @@ describe('request guards on every spelling of a mutating route', () => {
   });
 
   it('GET answers of API routes are not stored whatever the spelling; unknown paths neither', async () => {
-    for (const url of ['/api/user', '/%61pi/user', '/api/%75ser', '/api/nothing-here', '/API/user']) {
+    for (const url of ['/api/nothing-here', '/API/user', '/api/server-ip', '/api/import-history']) {
       const res = await app.inject({ method: 'GET', url, headers: { cookie } });
       expect(res.headers['cache-control'], url).toBe('no-store');
+    }
+    // The stored representations only (http/representations.ts): kept by this browser, never by a
+    // shared cache, revalidated every time (the session is checked before the ETag).
+    for (const url of ['/api/user', '/%61pi/user', '/api/%75ser']) {
+      const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(res.headers['cache-control'], url).toBe('private, no-cache');
     }
   });
 });

@@ -1,3 +1,4 @@
+import { REVALIDATE } from './representations.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isConnectorRequest } from './connector-api.ts';
 import { AppError } from './errors.ts';
@@ -105,6 +106,10 @@ export function installRequestGuards(app: FastifyInstance, options: SecurityOpti
     // encoding of its path; any other answer that does not say how to cache it (an error, a 404)
     // is not stored either. Only the SPA's files set their own policy.
     const apiRoute = request.routeOptions.url?.startsWith('/api/') === true;
-    if (apiRoute || !reply.hasHeader('cache-control')) void reply.header('Cache-Control', 'no-store');
+    // The one exception: the stored representations (http/representations.ts) are kept by the
+    // browser and revalidated with their ETag, never shared (`private, no-cache`).
+    const own = reply.getHeader('cache-control');
+    if (own === REVALIDATE) return;
+    if (apiRoute || own === undefined) void reply.header('Cache-Control', 'no-store');
   });
 }

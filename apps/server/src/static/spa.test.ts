@@ -139,6 +139,31 @@ describe('precompressed files', () => {
   });
 });
 
+describe('/assets/ from memory (http/static-assets.ts)', () => {
+  it('a file is read at start: its bytes are sent even once gone from disk; a new file is read from disk', async () => {
+    const before = await get('/assets/app-abc123.js', { 'accept-encoding': 'br' });
+    const kept = readFileSync(join(web, 'assets', 'app-abc123.js.br'));
+    rmSync(join(web, 'assets', 'app-abc123.js.br'));
+    try {
+      const res = await get('/assets/app-abc123.js', { 'accept-encoding': 'br' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.rawPayload.equals(kept)).toBe(true);
+      expect(res.headers.etag).toBe(before.headers.etag);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    } finally {
+      writeFileSync(join(web, 'assets', 'app-abc123.js.br'), kept);
+    }
+    withSiblings(join(web, 'assets', 'late-def456.js'), SCRIPT);
+    const late = await get('/assets/late-def456.js', { 'accept-encoding': 'gzip' });
+    expect(late.statusCode).toBe(200);
+    expect(late.headers['content-encoding']).toBe('gzip');
+    expect(decoded(late).equals(SCRIPT)).toBe(true);
+    expect((await get('/assets/missing-000000.js')).statusCode).toBe(404);
+    expect((await get('/assets/.hidden.js')).statusCode).toBe(404);
+  });
+});
+
 describe('the page of a signed-in visit', () => {
   const cookie = { cookie: `synchro_session=${'a'.repeat(43)}`, 'accept-encoding': 'br' };
 

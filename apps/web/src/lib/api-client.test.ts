@@ -31,7 +31,7 @@ describe('api client', () => {
     const init = fetchMock.mock.calls[0]![1]!;
     expect(init.body).toBeUndefined();
     expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
-    expect(init).toMatchObject({ method: 'GET', credentials: 'include', cache: 'no-store' });
+    expect(init).toMatchObject({ method: 'GET', credentials: 'include', cache: 'no-cache' });
   });
 
   it('returns undefined for an empty body', async () => {
@@ -96,7 +96,7 @@ describe('api client', () => {
     const fetchMock = mockFetch(new Response('42', { status: 200 }));
     await expect(api.text('/api/sync-history/A/log')).resolves.toBe('42');
     const init = fetchMock.mock.calls[0]![1]!;
-    expect(init).toMatchObject({ method: 'GET', credentials: 'include', cache: 'no-store' });
+    expect(init).toMatchObject({ method: 'GET', credentials: 'include', cache: 'no-cache' });
     expect((init.headers as Record<string, string>).Accept).toBe('text/plain');
   });
 

@@ -116,7 +116,15 @@ export async function apiFetch(
   options: RequestOptions = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  const init: RequestInit = { method, credentials: 'include', cache: 'no-store', headers };
+  // Reads revalidate what the browser kept: the server lets it keep only the answers that repeat
+  // (`Cache-Control: private, no-cache` with an ETag: docs/server.md, Compression), which then come
+  // back as a 304 without their bytes; every other answer is `no-store` and never kept.
+  const init: RequestInit = {
+    method,
+    credentials: 'include',
+    cache: method === 'GET' ? 'no-cache' : 'no-store',
+    headers,
+  };
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = await jsonBody(options.body);

@@ -15,6 +15,8 @@ import { currentInstallation, currentSignIn, requireSession } from '../../http/s
 import { parseOr400 } from '../../http/validate.ts';
 import { legacyPlannings, SECTION_SAVERS, SECTION_VIEWS } from './sections.ts';
 import { parseIfMatch } from '../../http/if-match.ts';
+import { sendRepresentation } from '../../http/representations.ts';
+import { JSON_CONTENT_TYPE } from '../../domain/current-user.ts';
 import { saveSection, sectionSave } from './service.ts';
 
 /** The parsed newest configuration of the signed-in installation (422 when unreadable). */
@@ -31,9 +33,18 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
   for (const key of CONFIG_SECTION_KEYS) {
     app.get(CONFIG_SECTIONS[key].getPath, { preHandler }, async (request, reply) => {
       const { entry, doc } = await currentDocument(ctx, request);
-      const data = derive(entry, `view:${key}`, () => SECTION_VIEWS[key](doc));
-      void reply.header('ETag', `"${entry.version}"`);
-      return { version: entry.version, data };
+      const body = derive(entry, `view-bytes:${key}`, () =>
+        Buffer.from(JSON.stringify({ version: entry.version, data: SECTION_VIEWS[key](doc) }), 'utf8'),
+      );
+      // ETag "<version>-<hash>": the version first (what If-Match of a save names), the hash keeps
+      // two installations' tags apart.
+      return sendRepresentation(ctx.representations, request, reply, {
+        scope: currentSignIn(request).installation.id,
+        slot: CONFIG_SECTIONS[key].getPath,
+        body,
+        contentType: JSON_CONTENT_TYPE,
+        etagPrefix: `${entry.version}-`,
+      });
     });
   }
 
