@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { SidebarInset, SidebarProvider } from '../../components/ui/sidebar.tsx';
 import { AppHeader } from './app-header.tsx';
 import { AppSidebar } from './app-sidebar.tsx';
+import { ConnectionBanner } from './connection-banner.tsx';
 
 export const MAIN_CONTENT_ID = 'contenu-principal';
 
@@ -31,6 +32,7 @@ export default function AppShell({ children }: { children: ReactNode }) {
       <AppSidebar />
       <SidebarInset>
         <AppHeader />
+        <ConnectionBanner />
         <main
           ref={mainRef}
           id={MAIN_CONTENT_ID}
