@@ -41,6 +41,8 @@ import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
+import { createLiveHub } from './features/live/hub.ts';
+import { liveRoutes } from './features/live/routes.ts';
 import { installCompression } from './http/compression.ts';
 import { BODY_LIMITS, installBodyLimits } from './http/body-limits.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -162,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle: deps.lifecycle ?? createLifecycle(),
     metrics: deps.metrics ?? createMetrics({ db: deps.db, perInstallation: false, processMetrics: false }),
     supportLinks: deps.supportLinks ?? {},
+    live: createLiveHub(deps.db),
   };
 
   installRequestLog(app, ctx.metrics);
@@ -178,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await installCompression(app);
 
   healthRoutes(app, ctx);
+  liveRoutes(app, ctx);
   authRoutes(app, ctx);
   userRoutes(app, ctx);
   dashboardRoutes(app, ctx);

@@ -44,6 +44,7 @@ export function AuthProvider({ children, onSession }: { children: ReactNode; onS
     }
   }, [queryClient]);
 
+  const { refetch: refetchUser } = userQuery;
   const { mutateAsync: loginAsync, isPending: isLoggingIn } = loginMutation;
   const { mutateAsync: logoutAsync, isPending: isLoggingOut } = logoutMutation;
 
@@ -54,7 +55,7 @@ export function AuthProvider({ children, onSession }: { children: ReactNode; onS
       // Only before any answer: a refetch that fails during a session keeps the user (and the
       // screen, with what is typed); the connection banner says the server is lost then.
       loadFailed: userQuery.isError && userQuery.data === undefined,
-      retryLoad: () => void userQuery.refetch(),
+      retryLoad: () => void refetchUser(),
       isRetrying: userQuery.isFetching,
       login: (credentials) => loginAsync(credentials),
       isLoggingIn,
@@ -69,7 +70,7 @@ export function AuthProvider({ children, onSession }: { children: ReactNode; onS
       userQuery.data,
       userQuery.isError,
       userQuery.isFetching,
-      userQuery.refetch,
+      refetchUser,
       loginAsync,
       isLoggingIn,
       logoutAsync,
