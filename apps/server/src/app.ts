@@ -41,7 +41,7 @@ import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
-import { createLiveHub } from './features/live/hub.ts';
+import { createLiveHub } from './live/hub.ts';
 import { liveRoutes } from './features/live/routes.ts';
 import { installCompression } from './http/compression.ts';
 import { BODY_LIMITS, installBodyLimits } from './http/body-limits.ts';

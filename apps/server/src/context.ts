@@ -1,7 +1,7 @@
 import type { TSupportLinks } from '@synchro/contracts';
 import type { VersionRetention } from './config/env.ts';
 import type { Lifecycle } from './lifecycle.ts';
-import type { LiveHub } from './features/live/hub.ts';
+import type { LiveHub } from './live/hub.ts';
 import type { ServerMetrics } from './metrics/registry.ts';
 import type { Db } from './db/types.ts';
 import type { ApartPolicy } from './domain/blobs.ts';

@@ -4,7 +4,7 @@ import { CONFIG_SECTIONS, SYNC_HISTORY_PATH } from '@synchro/contracts';
 import type { AppContext } from '../../context.ts';
 import { currentInstallation, requireSession } from '../../http/session-guard.ts';
 import { requestInstallation } from '../../http/request-installation.ts';
-import type { LiveEvent } from './hub.ts';
+import type { LiveEvent } from '../../live/hub.ts';
 
 /** GET /api/events: the event stream of the signed-in installation (docs/live.md). */
 export const LIVE_EVENTS_PATH = '/api/events';

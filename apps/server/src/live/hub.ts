@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db } from '../../db/types.ts';
+import type { Db } from '../db/types.ts';
 
 /**
  * The live events of the console (docs/live.md): what changed for an installation, told to the
