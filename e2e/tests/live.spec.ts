@@ -35,9 +35,20 @@ test.describe('Live', () => {
   }) => {
     await page.goto('/');
     await expect(field(page, "Nombre d'enregistrements")).toHaveText('1\u202f838');
-    // The stream is open once the page asked for it.
-    await page.waitForResponse((r) => r.url().endsWith('/api/events')).catch(() => undefined);
-    await patchConnector({ DerSynchro: { NbEnreg: '4242', Duree: '00:01:02' } });
+    // Let the page open its stream.
+    await page.waitForTimeout(1000);
+    await patchConnector({
+      DerSynchro: {
+        TypeDeSync: 'ComplÃ¨te',
+        DateHeure: '20250309080952542',
+        Duree: '00:01:02',
+        NbEnreg: '4242',
+        Vitesse: '5927',
+        Taille: '3,721 Mo',
+        DureeAlerte: '0',
+        TailleAlerte: '0',
+      },
+    });
     await expect(field(page, "Nombre d'enregistrements")).toHaveText('4\u202f242');
     await expect(field(page, 'Durée totale')).toHaveText('00:01:02');
   });
@@ -45,34 +56,38 @@ test.describe('Live', () => {
   test('import history: new records announced « N nouveaux enregistrements — Afficher », rows unmoved until asked', async ({
     page,
   }) => {
+    const refs = [0, 1, 2, 3].map((n) => `${RUN}-R${n}`);
+    const seed = (from: number, to: number) =>
+      postRecords(
+        E2E_BASE_URL,
+        connectorToken(E2E_PORT),
+        refs.slice(from, to).map((ref, i) =>
+          record({
+            IDInterne: `${ref}-ID`,
+            TypeEnreg: 'DocumentDEVIS',
+            RefDoc: ref,
+            DateHeure: `2030-01-0${from + i + 1}T10:00:00`,
+            Etat: 1,
+            Enreg: devisXml(ref, 'Live & Fils'),
+          }),
+        ),
+      );
+    await seed(0, 1);
     await page.goto('/import-history');
     await expect(page.getByRole('heading', { name: "Historique d'importation", level: 1 })).toBeVisible();
-    await expect(page.getByRole('table')).toBeVisible();
+    await expect(page.getByText(refs[0]!).first()).toBeVisible();
+    await page.waitForTimeout(1000);
     const firstRow = await page.getByRole('row').nth(1).textContent();
-    const refs = [1, 2, 3].map((n) => `${RUN}-R${n}`);
-    await postRecords(
-      E2E_BASE_URL,
-      connectorToken(E2E_PORT),
-      refs.map((ref, i) =>
-        record({
-          IDInterne: `${ref}-ID`,
-          TypeEnreg: 'DocumentDEVIS',
-          RefDoc: ref,
-          DateHeure: `2030-01-0${i + 1}T10:00:00`,
-          Etat: 1,
-          Enreg: devisXml(ref, 'Live & Fils'),
-        }),
-      ),
-    );
+    await seed(1, 4);
     const notice = page.getByRole('status').filter({ hasText: '3 nouveaux enregistrements —' });
     await expect(notice).toBeVisible();
     // What was read stays where it was.
     expect(await page.getByRole('row').nth(1).textContent()).toBe(firstRow);
-    await expect(page.getByText(refs[2]!)).toHaveCount(0);
+    await expect(page.getByText(refs[3]!)).toHaveCount(0);
     const results = await new AxeBuilder({ page }).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await notice.getByRole('button', { name: 'Afficher' }).click();
-    await expect(page.getByText(refs[2]!).first()).toBeVisible();
+    await expect(page.getByText(refs[3]!).first()).toBeVisible();
     await expect(notice).toHaveCount(0);
   });
 
