@@ -73,6 +73,32 @@ test.describe('Planification', () => {
     await expect(page.getByRole('combobox', { name: /^Fuseau horaire/ })).toHaveText(PARIS);
   });
 
+  test('next runs across the spring change of Europe/Paris: 02:30 on the last Sunday of March runs at 03:30 (UTC+2)', async ({
+    page,
+  }) => {
+    // The browser's clock on Friday 28 March 2025, 13:00 in Paris; the server keeps its own.
+    await page.clock.setFixedTime(new Date('2025-03-28T12:00:00Z'));
+    await open(page);
+    await page.getByRole('button', { name: 'Ajouter' }).click();
+    await pick(page, 'Heure de synchronisation, planification 1', '02:30');
+    const complete = page.getByRole('region', { name: 'Complète' });
+    await expect(complete.getByRole('listitem')).toHaveText([
+      'samedi 29/03/2025 02:30 (UTC+1)',
+      'dimanche 30/03/2025 03:30 (UTC+2)',
+      'lundi 31/03/2025 02:30 (UTC+2)',
+      'mardi 01/04/2025 02:30 (UTC+2)',
+      'mercredi 02/04/2025 02:30 (UTC+2)',
+    ]);
+    await expect(page.getByRole('region', { name: 'Incrémentale' })).toContainText(
+      'Aucune synchronisation planifiée.',
+    );
+    // Another zone, without summer time: the same line read in Tokyo.
+    await pick(page, /^Fuseau horaire/, 'GMT+9 Japon (Tokyo)');
+    await expect(complete.getByRole('listitem').first()).toHaveText('samedi 29/03/2025 02:30 (UTC+9)');
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
+
   test('has no axe violations, with rows', async ({ page }) => {
     await open(page);
     await page.getByRole('button', { name: 'Ajouter' }).click();

@@ -42,6 +42,8 @@ import { syncAutomateRoutes } from './features/sync-automate/routes.ts';
 import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
+import { createLiveHub } from './live/hub.ts';
+import { liveRoutes } from './features/live/routes.ts';
 import { installCompression } from './http/compression.ts';
 import { RepresentationStore } from './http/representations.ts';
 import { serveAssetsFromMemory } from './http/static-assets.ts';
@@ -170,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics: deps.metrics ?? createMetrics({ db: deps.db, perInstallation: false, processMetrics: false }),
     supportLinks: deps.supportLinks ?? {},
     representations: deps.representations ?? new RepresentationStore(),
+    live: createLiveHub(deps.db),
   };
 
   installRequestLog(app, ctx.metrics);
@@ -190,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await installCompression(app);
 
   healthRoutes(app, ctx);
+  liveRoutes(app, ctx);
   authRoutes(app, ctx);
   userRoutes(app, ctx);
   dashboardRoutes(app, ctx);

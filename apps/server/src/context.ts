@@ -1,6 +1,7 @@
 import type { TSupportLinks } from '@synchro/contracts';
 import type { VersionRetention } from './config/env.ts';
 import type { Lifecycle } from './lifecycle.ts';
+import type { LiveHub } from './live/hub.ts';
 import type { ServerMetrics } from './metrics/registry.ts';
 import type { Db } from './db/types.ts';
 import type { ApartPolicy } from './domain/blobs.ts';
@@ -44,6 +45,8 @@ export interface AppContext {
   lifecycle: Lifecycle;
   /** Counters and histograms of the server (metrics/registry.ts). */
   metrics: ServerMetrics;
+  /** The live events of the console (features/live, docs/live.md). */
+  live: LiveHub;
   /** The support links of Général (SUPPORT_*_URL). */
   supportLinks: TSupportLinks;
   /** Encoded answers that repeat, per installation (http/representations.ts). */

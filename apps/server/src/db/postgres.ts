@@ -58,6 +58,7 @@ export function openPostgres(options: PostgresOptions): Db {
   };
   return {
     kind: 'postgres',
+    connectionString: options.connectionString,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     query,
     async exec(sql) {

@@ -27,6 +27,31 @@ describe('route guard', () => {
     expect(currentPath(location)).toBe('/auth');
   });
 
+  it.each(['/', '/auth'])(
+    'on %s, a 5xx or an unreachable server at start says « Failed to fetch user data » with « Réessayer », not the login screen',
+    async (path) => {
+      let down = true;
+      mockApi({
+        ...signedIn,
+        'GET /api/user': () => (down ? json({ message: 'Erreur interne' }, 502) : json(demoUser)),
+      });
+      const { location } = renderApp(path);
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Failed to fetch user data');
+      expect(screen.queryByText('Veuillez entrer vos identifiants de connexion')).toBeNull();
+      expect(currentPath(location)).toBe(path);
+      down = false;
+      await userEvent.click(within(alert).getByRole('button', { name: /Réessayer/ }));
+      expect(await screen.findByRole('heading', { name: 'Général', level: 1 })).toBeInTheDocument();
+    },
+  );
+
+  it('a network failure at start also says so', async () => {
+    mockApi({ 'GET /api/user': () => Promise.reject(new TypeError('Failed to fetch')) });
+    renderApp('/planning');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch user data');
+  });
+
   it('sends a signed-in user from /auth to /', async () => {
     mockApi(signedIn);
     const { location } = renderApp('/auth');

@@ -1,10 +1,12 @@
 import type { FormEvent, ReactNode } from 'react';
+import { Button } from '../components/ui/button.tsx';
 import { ErrorState } from '../components/ui/error-state.tsx';
 import { SaveBar } from '../components/ui/form.tsx';
 import { PageHeader } from '../components/ui/page-header.tsx';
 import { LoadingState } from '../components/ui/spinner.tsx';
 import { errorDetail } from '../lib/api-client.ts';
 import { usePageTitle } from '../lib/use-page-title.ts';
+import { RELOAD_LABEL } from './use-config-section.ts';
 import { useScrollPadding } from '../lib/use-scroll-padding.ts';
 
 /** What the frame shows of a section editor (`useConfigSection`); `query` is the one a retry asks again. */
@@ -14,7 +16,14 @@ export interface SectionFrame<F> {
   dirty: boolean;
   save: () => void;
   saving: boolean;
+  /** Edits under way while the configuration was saved elsewhere (live events). */
+  changedElsewhere?: boolean;
+  /** Drops the edits and shows the stored version. */
+  reload?: () => void;
 }
+
+export const CHANGED_ELSEWHERE =
+  'La configuration a été modifiée ailleurs (par le connecteur ou une autre session) pendant vos modifications. Si la même section a changé, votre enregistrement sera refusé : rechargez pour voir la dernière version.';
 
 export interface ConfigSectionScreenProps<F> {
   title: string;
@@ -44,7 +53,7 @@ export function ConfigSectionScreen<F>({
   usePageTitle(title);
   // The save bar stays at the bottom of the window.
   useScrollPadding('bottom', '5.5rem');
-  const { query, form, dirty, save, saving } = section;
+  const { query, form, dirty, save, saving, changedElsewhere = false, reload } = section;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -57,6 +66,19 @@ export function ConfigSectionScreen<F>({
   if (form) {
     body = (
       <form noValidate onSubmit={onSubmit} aria-label={title}>
+        {changedElsewhere ? (
+          <div
+            role="alert"
+            className="mb-6 flex flex-wrap items-center gap-3 rounded-md border border-warning/40 bg-warning-soft px-4 py-3 text-sm text-warning-soft-foreground"
+          >
+            <p className="min-w-0 flex-1 basis-64">{CHANGED_ELSEWHERE}</p>
+            {reload ? (
+              <Button type="button" variant="outline" size="sm" onClick={reload}>
+                {RELOAD_LABEL}
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
         <div className="grid gap-6">{children(form)}</div>
         <SaveBar dirty={dirty} saving={saving} />
       </form>

@@ -151,5 +151,9 @@ export function useConfigSection<K extends TSaveableSectionKey, F>(options: Conf
     mutation.mutate({ form, version: draft?.version ?? query.data.version });
   }, [form, query.data, draft, mutation]);
 
-  return { query, form, dirty, update, save, saving: mutation.isPending, reload, discard };
+  // The live events refetch the section when the configuration is saved elsewhere (app/shell/
+  // live-events.ts): edits under way stay, and the screen says the stored version moved on.
+  const changedElsewhere =
+    dirty && draft !== null && query.data !== undefined && query.data.version > draft.version;
+  return { query, form, dirty, changedElsewhere, update, save, saving: mutation.isPending, reload, discard };
 }

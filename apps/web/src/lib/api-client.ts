@@ -6,6 +6,7 @@
  * schema.
  */
 import type { TApiError } from '@synchro/contracts';
+import { connectionStore } from './connection-store.ts';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -130,7 +131,16 @@ export async function apiFetch(
     init.body = await jsonBody(options.body);
   }
   if (options.signal) init.signal = options.signal;
-  const res = await fetch(url, init);
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (error) {
+    // An abort is the caller's choice, not a lost server.
+    if (!(error instanceof DOMException && error.name === 'AbortError')) connectionStore.reportFailure();
+    throw error;
+  }
+  if (res.status >= 500) connectionStore.reportFailure();
+  else connectionStore.reportAnswer();
   if (!res.ok) throw await errorFromResponse(res);
   return res;
 }

@@ -3,6 +3,8 @@ import { useLocation } from 'wouter';
 import { SidebarInset, SidebarProvider } from '../../components/ui/sidebar.tsx';
 import { AppHeader } from './app-header.tsx';
 import { AppSidebar } from './app-sidebar.tsx';
+import { ConnectionBanner } from './connection-banner.tsx';
+import { useLiveEvents } from './live-events.ts';
 
 export const MAIN_CONTENT_ID = 'contenu-principal';
 
@@ -11,6 +13,7 @@ export default function AppShell({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(location);
+  useLiveEvents();
 
   // After an in-app navigation, focus moves to the new screen (as a page load would reset it), so
   // that keyboard and screen-reader users start reading at its title.
@@ -31,6 +34,7 @@ export default function AppShell({ children }: { children: ReactNode }) {
       <AppSidebar />
       <SidebarInset>
         <AppHeader />
+        <ConnectionBanner />
         <main
           ref={mainRef}
           id={MAIN_CONTENT_ID}

@@ -5,7 +5,9 @@ import { ApiError, errorDetail } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { Badge } from '../../components/ui/badge.tsx';
+import { queryKeys } from '../../lib/query-keys.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { NewItemsNotice } from '../../components/history/new-items-notice.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { FilterBar } from '../../components/history/filter-bar.tsx';
 import { useListState } from '../../components/history/list-state.ts';
@@ -88,6 +90,7 @@ export default function ImportHistoryPage() {
           </Badge>
         }
       />
+      <NewItemsNotice list="records" queryKey={queryKeys.syncHistory} />
       <TimeZoneNotice displayTimeZone={page?.displayTimeZone} />
       <FilterBar
         filters={list.filters}

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
-import { CalendarClock, Globe, Info, Plus, Trash2 } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { CalendarClock, CalendarRange, Globe, Info, Plus, Trash2 } from 'lucide-react';
 import type { TPlanning } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -28,6 +28,7 @@ import {
   typeLabel,
   type PlanningForm,
 } from './planning-form.ts';
+import { formatNextRun, nextRuns, scheduleZone } from './next-runs.ts';
 import { currentOffsetMinutes, timeZoneOptions } from './time-zones.ts';
 
 export const PLANNING_TITLE = 'Planification des synchronisations';
@@ -198,6 +199,54 @@ function PlanningTable({
   );
 }
 
+export const NEXT_RUNS_TITLE = 'Prochaines synchronisations';
+
+/**
+ * The next 5 runs of each type, computed from the lines being edited, in the zone chosen above
+ * (next-runs.ts). Refreshed each minute so that a run that has passed leaves the list.
+ */
+function NextRunsBlock({ form }: { form: PlanningForm }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  const where = scheduleZone(form.timeZone, form.timeZoneOffset);
+  return (
+    <FormSection
+      title={NEXT_RUNS_TITLE}
+      description="Les 5 prochaines exécutions de chaque type, à l'heure du fuseau choisi (avec son décalage)."
+      icon={<CalendarRange aria-hidden="true" />}
+      contentClassName="grid-cols-1 @xl:grid-cols-3"
+    >
+      {TYPE_OPTIONS.map((t) => {
+        const runs = where ? nextRuns(form.plannings, t.value, where, now) : [];
+        const id = `next-runs-${t.value}`;
+        return (
+          <section key={t.value} aria-labelledby={id} className="min-w-0 rounded-md border border-border p-3">
+            <h3 id={id} className="mb-2 text-sm font-medium">
+              {t.label}
+            </h3>
+            {runs.length === 0 ? (
+              <p className="text-sm text-muted-foreground">
+                {where ? 'Aucune synchronisation planifiée.' : 'Choisissez un fuseau horaire.'}
+              </p>
+            ) : (
+              <ol className="grid gap-1 text-sm tabular-nums">
+                {runs.map((r) => (
+                  <li key={r.at}>
+                    <time dateTime={new Date(r.at).toISOString()}>{formatNextRun(r)}</time>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        );
+      })}
+    </FormSection>
+  );
+}
+
 export default function PlanningPage() {
   const section = useConfigSection({
     section: 'planifications',
@@ -286,6 +335,7 @@ export default function PlanningPage() {
               />
             </div>
           </FormSection>
+          <NextRunsBlock form={form} />
         </>
       )}
     </ConfigSectionScreen>

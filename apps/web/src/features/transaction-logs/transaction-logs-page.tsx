@@ -3,7 +3,9 @@ import { SearchX } from 'lucide-react';
 import type { TTransactionLogRow } from '@synchro/contracts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { NewItemsNotice } from '../../components/history/new-items-notice.tsx';
 import { FilterBar } from '../../components/history/filter-bar.tsx';
 import { useListState } from '../../components/history/list-state.ts';
 import { ListBody } from '../../components/history/list-body.tsx';
@@ -29,6 +31,7 @@ export default function TransactionLogsPage() {
         title={TRACE_TEXT.title}
         description="Les échanges traités par le connecteur pour chaque terminal, avec leur log."
       />
+      <NewItemsNotice list="transactions" queryKey={queryKeys.transactionLogs} />
       <TimeZoneNotice displayTimeZone={answer?.displayTimeZone} />
       <FilterBar
         filters={list.filters}

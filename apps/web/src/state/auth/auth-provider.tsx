@@ -44,14 +44,19 @@ export function AuthProvider({ children, onSession }: { children: ReactNode; onS
     }
   }, [queryClient]);
 
+  const { refetch: refetchUser } = userQuery;
   const { mutateAsync: loginAsync, isPending: isLoggingIn } = loginMutation;
   const { mutateAsync: logoutAsync, isPending: isLoggingOut } = logoutMutation;
 
   const value = useMemo<AuthContextValue>(
     () => ({
-      // An unreachable user endpoint counts as signed out: the login screen reports the failure.
       user: userQuery.isPending ? undefined : (userQuery.data ?? null),
       isLoading: userQuery.isPending,
+      // Only before any answer: a refetch that fails during a session keeps the user (and the
+      // screen, with what is typed); the connection banner says the server is lost then.
+      loadFailed: userQuery.isError && userQuery.data === undefined,
+      retryLoad: () => void refetchUser(),
+      isRetrying: userQuery.isFetching,
       login: (credentials) => loginAsync(credentials),
       isLoggingIn,
       logout: async () => {
@@ -60,7 +65,18 @@ export function AuthProvider({ children, onSession }: { children: ReactNode; onS
       isLoggingOut,
       refreshUser,
     }),
-    [userQuery.isPending, userQuery.data, loginAsync, isLoggingIn, logoutAsync, isLoggingOut, refreshUser],
+    [
+      userQuery.isPending,
+      userQuery.data,
+      userQuery.isError,
+      userQuery.isFetching,
+      refetchUser,
+      loginAsync,
+      isLoggingIn,
+      logoutAsync,
+      isLoggingOut,
+      refreshUser,
+    ],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -1,0 +1,164 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn, testApp } from '../../../test/helpers/app.ts';
+import {
+  connectorCall,
+  connectorInstallation,
+  importRecord,
+  transaction,
+} from '../../../test/helpers/connector.ts';
+import { openTestDb, openTestDbPair, usingPostgres } from '../../../test/helpers/db.ts';
+import type { Db } from '../../db/types.ts';
+
+/** An open GET /api/events: the events read so far, by name. */
+interface Stream {
+  events: { event: string; data: Record<string, unknown> }[];
+  text: () => string;
+  res: IncomingMessage;
+  close: () => void;
+}
+
+async function openStream(app: FastifyInstance, cookie: string): Promise<Stream> {
+  const { port } = app.server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/api/events', headers: { cookie } }, (res) => {
+      let text = '';
+      const events: Stream['events'] = [];
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        const blocks = text.split('\n\n');
+        events.length = 0;
+        for (const block of blocks) {
+          const event = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+        }
+      });
+      resolve({ events, text: () => text, res, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(check()).toBe(true);
+};
+
+describe('GET /api/events', () => {
+  let db: Db;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    db = await openTestDb();
+    app = await testApp(db);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+
+  it('refuses a request without a session (401), answers an event stream with a session', async () => {
+    const anonymous = await app.inject({ method: 'GET', url: '/api/events' });
+    expect(anonymous.statusCode).toBe(401);
+    const inst = await connectorInstallation(db, 'LIVE0001');
+    const stream = await openStream(app, await signIn(app, inst.syncId));
+    expect(stream.res.statusCode).toBe(200);
+    expect(stream.res.headers['content-type']).toMatch(/^text\/event-stream/);
+    await until(() => stream.text().startsWith('retry: '));
+    stream.close();
+  });
+
+  it('tells the streams of the installation, not another: records and transactions with their counts, a configuration saved elsewhere, the automate', async () => {
+    const inst = await connectorInstallation(db, 'LIVE0002');
+    const other = await connectorInstallation(db, 'LIVE0003');
+    const mine = await openStream(app, await signIn(app, inst.syncId));
+    const theirs = await openStream(app, await signIn(app, other.syncId));
+    await until(() => mine.text().length > 0 && theirs.text().length > 0);
+
+    const posted = await connectorCall(app, 'POST', '/import-records', inst.token, {
+      records: [importRecord({ IDInterne: 'LIVEREC1' }), importRecord({ IDInterne: 'LIVEREC2' })],
+    });
+    expect(posted.statusCode).toBe(200);
+    await until(() => mine.events.some((e) => e.event === 'records'));
+    expect(mine.events.find((e) => e.event === 'records')?.data).toEqual({ type: 'records', count: 2 });
+
+    await connectorCall(app, 'POST', '/transactions', inst.token, { transactions: [transaction()] });
+    await until(() => mine.events.some((e) => e.event === 'transactions'));
+    expect(mine.events.find((e) => e.event === 'transactions')?.data).toEqual({
+      type: 'transactions',
+      count: 1,
+    });
+
+    // A second session of the same installation saves Planification: the stream hears the new version.
+    const cookie = await signIn(app, inst.syncId);
+    const saved = await app.inject({
+      method: 'POST',
+      url: '/api/plannings',
+      headers: { cookie },
+      payload: { plannings: [{ day: 8, time: '06:00', type: 'C' }], xmlInfo: { exe: '', serial: '' } },
+    });
+    expect(saved.statusCode).toBe(200);
+    const version = saved.json<{ version: number }>().version;
+    await until(() => mine.events.some((e) => e.event === 'config'));
+    expect(mine.events.find((e) => e.event === 'config')?.data).toEqual({ type: 'config', version });
+
+    expect(theirs.events).toEqual([]);
+    mine.close();
+    theirs.close();
+  });
+
+  it('the server closing ends the open streams', async () => {
+    const db2 = await openTestDb();
+    const app2 = await testApp(db2);
+    await app2.listen({ port: 0, host: '127.0.0.1' });
+    const inst = await connectorInstallation(db2, 'LIVE0004');
+    const stream = await openStream(app2, await signIn(app2, inst.syncId));
+    const ended = new Promise<void>((resolve) => stream.res.on('close', () => resolve()));
+    await app2.close();
+    await ended;
+    expect(app2.server.listening).toBe(false);
+    await db2.close();
+  });
+});
+
+describe.skipIf(!usingPostgres())('two servers on one PostgreSQL (LISTEN/NOTIFY)', () => {
+  let dbA: Db;
+  let dbB: Db;
+  let appA: FastifyInstance;
+  let appB: FastifyInstance;
+  beforeAll(async () => {
+    [dbA, dbB] = await openTestDbPair();
+    appA = await testApp(dbA);
+    appB = await testApp(dbB);
+    await appA.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await appA?.close();
+    await appB?.close();
+    await dbB?.close();
+    await dbA?.close();
+  });
+
+  it('a batch received by one server reaches a stream open on the other', async () => {
+    const inst = await connectorInstallation(dbA, 'LIVEPG01');
+    const stream = await openStream(appA, await signIn(appA, inst.syncId));
+    await until(() => stream.text().length > 0);
+    // The LISTEN connection of appA is opened at start; give it its first round trip.
+    await until(() => appA.hasRoute({ method: 'GET', url: '/api/events' }));
+    let delivered = false;
+    for (let i = 0; i < 20 && !delivered; i++) {
+      await connectorCall(appB, 'POST', '/import-records', inst.token, {
+        records: [importRecord({ IDInterne: `LIVEPG${i}` })],
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      delivered = stream.events.some((e) => e.event === 'records');
+    }
+    expect(stream.events.find((e) => e.event === 'records')?.data).toEqual({ type: 'records', count: 1 });
+    stream.close();
+  });
+});

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PATHS } from '@synchro/contracts/constants';
+import { CONFIG_SECTIONS, SYNC_HISTORY_PATH } from '@synchro/contracts';
+import type { AppContext } from '../../context.ts';
+import { currentInstallation, requireSession } from '../../http/session-guard.ts';
+import { requestInstallation } from '../../http/request-installation.ts';
+import type { LiveEvent } from '../../live/hub.ts';
+
+/** GET /api/events: the event stream of the signed-in installation (docs/live.md). */
+export const LIVE_EVENTS_PATH = '/api/events';
+/** A comment line this often keeps proxies and the browser from closing an idle stream. */
+export const HEARTBEAT_MS = 25_000;
+/** What EventSource waits before reconnecting after the stream ends (server restart). */
+const RETRY_MS = 2_000;
+
+const CONNECTOR = '/api/connector/v1';
+const CONFIG_WRITES = new Set<string>([
+  ...Object.values(CONFIG_SECTIONS).flatMap((s) => ('save' in s && s.save ? [s.save.path] : [])),
+  API_PATHS.debugRepairXml,
+  '/api/configuration-history/:version/restore',
+  `${CONNECTOR}/configuration`,
+]);
+
+const numberIn = (payload: unknown, key: string): number | undefined => {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return undefined;
+  try {
+    const value = (JSON.parse(payload) as Record<string, unknown>)[key];
+    return typeof value === 'number' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * What a successful write told the installation's streams: read from the route's template and its
+ * answer, after the answer is made (so after its transaction committed), in one place instead of
+ * in each feature (docs/live.md, Sources).
+ */
+function eventOf(request: FastifyRequest, payload: unknown): LiveEvent | null {
+  const url = request.routeOptions.url ?? '';
+  const method = request.method;
+  if (method === 'GET' || method === 'HEAD') return null;
+  if (CONFIG_WRITES.has(url)) {
+    const version = numberIn(payload, 'version');
+    return version === undefined ? { type: 'config' } : { type: 'config', version };
+  }
+  if (url === `${CONNECTOR}/automate`) return { type: 'automate' };
+  if (url === `${CONNECTOR}/import-records`)
+    return { type: 'records', count: numberIn(payload, 'inserted') ?? 0 };
+  if (url === `${CONNECTOR}/transactions`)
+    return { type: 'transactions', count: numberIn(payload, 'inserted') ?? 0 };
+  if (url === `${CONNECTOR}/import-records/:IDInterne/result` || url.startsWith(`${SYNC_HISTORY_PATH}/`))
+    return { type: 'record-state' };
+  if (url === API_PATHS.syncAutomate) return { type: 'last-sync' };
+  return null;
+}
+
+export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const hub = ctx.live;
+  const open = new Set<() => void>();
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 300) return payload;
+    const event = eventOf(request, payload);
+    if (!event) return payload;
+    if (event.count === 0) return payload;
+    const installation = requestInstallation(request);
+    if (installation) hub.publish(installation.id, event);
+    return payload;
+  });
+
+  app.get(
+    LIVE_EVENTS_PATH,
+    { preHandler: requireSession(ctx) },
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const installation = currentInstallation(request);
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache, no-transform',
+        Connection: 'keep-alive',
+        // nginx: do not buffer the stream.
+        'X-Accel-Buffering': 'no',
+      });
+      res.write(`retry: ${RETRY_MS}\n\n`);
+      let id = 0;
+      const unsubscribe = hub.subscribe(installation.id, (event) => {
+        res.write(`id: ${++id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+      const end = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        ctx.lifecycle.signal.removeEventListener('abort', end);
+        if (!res.writableEnded) res.end();
+      };
+      // The server stopping (SIGTERM, lifecycle.ts) ends every stream: EventSource reconnects to the
+      // next server after `retry`.
+      ctx.lifecycle.signal.addEventListener('abort', end, { once: true });
+      open.add(end);
+      request.raw.on('close', end);
+      res.on('error', end);
+    },
+  );
+
+  // fastify's close waits for open connections: the streams end first (preClose), so that a stop
+  // (main.ts, SIGTERM) or a test's close never waits on them.
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+  app.addHook('onClose', async () => {
+    await hub.close();
+  });
+}
