@@ -144,3 +144,29 @@ export const SYNC_HISTORY_CSV_HEADERS = [
   'ID interne',
   'Fichier',
 ] as const;
+
+// ---------------------------------------------------------------------------------------------
+// POST /api/sync-history/bulk-status: every record the list's filters match (docs/glance.md)
+
+export const SYNC_HISTORY_BULK_STATUS_PATH = '/api/sync-history/bulk-status';
+
+const BULK_STATUS_MESSAGE = 'newStatus doit valoir 0 (remettre en attente) ou 1 (marquer traité)';
+
+export const ZSyncHistoryBulkStatusRequest = z.object({
+  /** 0: « Tout remettre en attente » (back in the connector's queue); 1: « Tout marquer traité ». */
+  newStatus: z.union([z.literal(0), z.literal(1)], { error: BULK_STATUS_MESSAGE }),
+  /** The list's filters, as in GET /api/sync-history. */
+  errorOnly: HISTORY_QUERY_PARTS.errorOnly,
+  date: HISTORY_QUERY_PARTS.day,
+  search: HISTORY_QUERY_PARTS.search,
+  /** True: change nothing, answer how many records would change (the confirmation's count). */
+  dryRun: z.boolean().default(false),
+});
+export type TSyncHistoryBulkStatusRequest = z.output<typeof ZSyncHistoryBulkStatusRequest>;
+
+export const ZSyncHistoryBulkStatusAnswer = z.object({
+  /** Records matched by the filters whose state differs from newStatus: changed (or would be). */
+  count: z.number().int().nonnegative(),
+  dryRun: z.boolean(),
+});
+export type TSyncHistoryBulkStatusAnswer = z.infer<typeof ZSyncHistoryBulkStatusAnswer>;
