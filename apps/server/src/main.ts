@@ -64,7 +64,11 @@ async function main(): Promise<void> {
     publicUrl: env.mail.publicUrl,
   };
   const lifecycle = createLifecycle();
-  const metrics = createMetrics({ db, perInstallation: env.ops.metricsPerInstallation, processMetrics: true });
+  const metrics = createMetrics({
+    db,
+    perInstallation: env.ops.metricsPerInstallation,
+    processMetrics: true,
+  });
   const app = await buildApp({
     db,
     lifecycle,

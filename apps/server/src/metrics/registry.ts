@@ -13,7 +13,12 @@ export interface ServerMetrics {
   /** A connector batch answered: `accepted`, or refused with its error code. */
   connectorBatch(kind: BatchKindName, outcome: string, syncId: string | null): void;
   /** Rows of connector batches: inserted, duplicate, or refused (the items of a refused batch). */
-  connectorRows(kind: BatchKindName, outcome: 'inserted' | 'duplicate' | 'refused', count: number, syncId: string | null): void;
+  connectorRows(
+    kind: BatchKindName,
+    outcome: 'inserted' | 'duplicate' | 'refused',
+    count: number,
+    syncId: string | null,
+  ): void;
   /** A sync order's outcome (sync-automate). */
   syncOrder(outcome: string, syncId: string | null): void;
 }
@@ -74,7 +79,9 @@ export function createMetrics(options: MetricsOptions): ServerMetrics {
     help: 'Console sessions not expired.',
     registers: [registry],
     async collect() {
-      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE expires_at > now()');
+      const [row] = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM sessions WHERE expires_at > now()',
+      );
       this.set(row?.n ?? 0);
     },
   });

@@ -13,7 +13,10 @@ export async function startMetricsServer(registry: Registry, port: number, host:
     }
     registry.metrics().then(
       (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      () => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Mesures indisponibles\n'),
+      () =>
+        response
+          .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+          .end('Mesures indisponibles\n'),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,15 @@
-import { API_PATHS, type TDashboardView } from '@synchro/contracts';
+import {
+  API_PATHS,
+  DASHBOARD_ACTIVITY_PATH,
+  TERMINALS_ACTIVITY_PATH,
+  type TDashboardActivity,
+  type TDashboardView,
+  type TTerminalsActivity,
+} from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { readDashboardActivity, readTerminalsActivity } from '../../domain/activity.ts';
+import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { findAutomateRegistration } from '../../domain/automate-registrations.ts';
 import { storageUse } from '../../domain/storage.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
@@ -15,7 +24,33 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
       const config = await ctx.configs.at(ctx.db, installation.id, configVersion);
       const registration = await findAutomateRegistration(ctx.db, installation.id);
       const storage = await storageUse(ctx.db, installation.id, ctx.storageQuotaBytes);
-      return { ...buildDashboard(installation, config, registration, storage, ctx.now()), supportLinks: ctx.supportLinks };
+      return {
+        ...buildDashboard(installation, config, registration, storage, ctx.now()),
+        supportLinks: ctx.supportLinks,
+      };
+    },
+  );
+
+  // « Activité » and « À traiter » (docs/glance.md): apart from the view above, so that a screen
+  // refreshes them alone (react-query key ['dashboard', 'activity']).
+  app.get(
+    DASHBOARD_ACTIVITY_PATH,
+    { preHandler: requireSession(ctx) },
+    async (request): Promise<TDashboardActivity> => {
+      const signIn = currentSignIn(request);
+      const { zone } = await displayTimeZoneOf(ctx, signIn);
+      return readDashboardActivity(ctx.db, signIn.installation.id, zone, ctx.now());
+    },
+  );
+
+  // Terminaux's figures: each terminal's newest exchange and its last 24 hours.
+  app.get(
+    TERMINALS_ACTIVITY_PATH,
+    { preHandler: requireSession(ctx) },
+    async (request): Promise<TTerminalsActivity> => {
+      const now = ctx.now();
+      const terminals = await readTerminalsActivity(ctx.db, currentSignIn(request).installation.id, now);
+      return { terminals, now: now.toISOString() };
     },
   );
 }

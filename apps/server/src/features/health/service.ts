@@ -12,7 +12,9 @@ export async function databaseReady(db: Db): Promise<string | null> {
   try {
     return await Promise.race([
       (async () => {
-        const rows = await db.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations');
+        const rows = await db.query<{ version: number }>(
+          'SELECT max(version) AS version FROM schema_migrations',
+        );
         return (rows[0]?.version ?? 0) >= latestMigrationVersion() ? null : 'migrations non appliquées';
       })(),
       late,
