@@ -13,6 +13,8 @@ export const ZSyncHistoryQuery = z.object({
   page: HISTORY_QUERY_PARTS.page,
   pageSize: HISTORY_QUERY_PARTS.pageSize,
   errorOnly: HISTORY_QUERY_PARTS.errorOnly,
+  /** Only the records waiting to be imported (Etat 0, « Non traité »): Général's « À traiter ». */
+  waitingOnly: HISTORY_QUERY_PARTS.errorOnly,
   date: HISTORY_QUERY_PARTS.day,
   /** Reference, record type (TypeEnreg) and processing type (TypeElement). */
   search: HISTORY_QUERY_PARTS.search,
@@ -129,7 +131,12 @@ export type TSyncHistoryXmlError = z.infer<typeof ZSyncHistoryXmlError>;
 // CSV export (GET SYNC_HISTORY_EXPORT_PATH)
 
 /** The filters of the history export: those of the list, without paging. */
-export const ZSyncHistoryExportQuery = ZSyncHistoryQuery.pick({ errorOnly: true, date: true, search: true });
+export const ZSyncHistoryExportQuery = ZSyncHistoryQuery.pick({
+  errorOnly: true,
+  waitingOnly: true,
+  date: true,
+  search: true,
+});
 export type TSyncHistoryExportQuery = z.output<typeof ZSyncHistoryExportQuery>;
 
 /** Header row of the history's CSV file (`;`-separated, UTF-8 with BOM). */
@@ -157,6 +164,7 @@ export const ZSyncHistoryBulkStatusRequest = z.object({
   newStatus: z.union([z.literal(0), z.literal(1)], { error: BULK_STATUS_MESSAGE }),
   /** The list's filters, as in GET /api/sync-history. */
   errorOnly: HISTORY_QUERY_PARTS.errorOnly,
+  waitingOnly: HISTORY_QUERY_PARTS.errorOnly,
   date: HISTORY_QUERY_PARTS.day,
   search: HISTORY_QUERY_PARTS.search,
   /** True: change nothing, answer how many records would change (the confirmation's count). */

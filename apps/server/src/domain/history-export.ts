@@ -99,6 +99,7 @@ export async function auditHistoryExport(
     address: actor.address,
     details: {
       errorOnly: filters.errorOnly,
+      ...(filters.waitingOnly ? { waitingOnly: true } : {}),
       from: filters.range?.from.toISOString() ?? null,
       to: filters.range?.to.toISOString() ?? null,
       search: filters.search,

@@ -1,9 +1,11 @@
 import {
   DASHBOARD_ACTIVITY_PATH,
   SYNC_HISTORY_BULK_STATUS_PATH,
+  SYNC_HISTORY_PATH,
   TERMINALS_ACTIVITY_PATH,
   ZDashboardActivity,
   ZSyncHistoryBulkStatusAnswer,
+  ZSyncHistoryPage,
   ZTerminalsActivity,
 } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -122,6 +124,35 @@ describe('POST /api/sync-history/bulk-status', () => {
     await insertRecords(db, b.id, SEED);
     await bulk(a.cookie, { newStatus: 1 });
     expect(await states(b.id)).toEqual({ e1: -1, e2: -1, e3: -1, ok: 1 });
+  });
+});
+
+describe('GET /api/sync-history?waitingOnly=true (« Non traité », Général’s « À traiter »)', () => {
+  it('lists the waiting records only, counted from the counters, and acts on them', async () => {
+    const a = await fresh();
+    await insertRecords(db, a.id, [
+      ...SEED,
+      { IDInterne: 'w1', DateHeure: '2025-03-30T11:00:00Z', Etat: 0 },
+      { IDInterne: 'w2', DateHeure: '2025-03-28T11:00:00Z', Etat: 0 },
+    ]);
+    const res = await app.inject({
+      url: `${SYNC_HISTORY_PATH}?waitingOnly=true&pageSize=1`,
+      headers: { cookie: a.cookie },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const page = ZSyncHistoryPage.parse(res.json());
+    expect(page.data.map((r) => r.IDInterne)).toEqual(['w1']);
+    expect(page.total).toBe(2);
+    const day = await app.inject({
+      url: `${SYNC_HISTORY_PATH}?waitingOnly=1&date=2025-03-28`,
+      headers: { cookie: a.cookie },
+    });
+    expect(ZSyncHistoryPage.parse(day.json()).data.map((r) => r.IDInterne)).toEqual(['w2']);
+    expect((await bulk(a.cookie, { newStatus: 1, waitingOnly: true })).json()).toEqual({
+      count: 2,
+      dryRun: false,
+    });
+    expect(await states(a.id)).toMatchObject({ w1: 1, w2: 1, e1: -1 });
   });
 });
 

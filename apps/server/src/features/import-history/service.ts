@@ -29,6 +29,11 @@ export const IMPORT_RECORDS: HistoryTable = {
   error: 'etat = -1',
   searchText: 'search_text',
   dayCounts: 'import_record_day_counts',
+  waiting: {
+    sql: 'etat = 0',
+    count:
+      'SELECT coalesce(sum(n), 0)::bigint AS n FROM import_record_state_counts WHERE installation_id = $1 AND etat = 0',
+  },
 };
 
 /** A list row: never the XML, the log or the file (their size aside). */
@@ -56,11 +61,12 @@ function toRow(r: RecordRow): TSyncHistoryRow {
 }
 
 export function historyFilters(
-  query: Pick<TSyncHistoryExportQuery, 'errorOnly' | 'date' | 'search'>,
+  query: Pick<TSyncHistoryExportQuery, 'errorOnly' | 'date' | 'search' | 'waitingOnly'>,
   zone: string,
 ): HistoryFilters {
   return {
     errorOnly: query.errorOnly,
+    waitingOnly: query.waitingOnly,
     range: query.date ? dayRangeIn(query.date, zone) : null,
     search: query.search ?? null,
   };
@@ -311,6 +317,7 @@ export async function bulkSetStatus(
           to: request.newStatus,
           count,
           errorOnly: filters.errorOnly,
+          waitingOnly: filters.waitingOnly ?? false,
           dayFrom: filters.range?.from.toISOString() ?? null,
           dayTo: filters.range?.to.toISOString() ?? null,
           search: filters.search,
