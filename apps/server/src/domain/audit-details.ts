@@ -74,6 +74,7 @@ const FORMATS: Record<string, Formatter> = {
   queued: () => null,
   sizeBytes: (v) => ['Taille', `${nf.format(Number(v))}\u00a0octets`],
   errorOnly: (v) => ['Erreurs uniquement', yesNo(v)],
+  terminal: (v) => ['Terminal', text(v)],
   waitingOnly: (v) => (v ? ['Non traités uniquement', 'Oui'] : null),
   count: (v) => ['Enregistrements', nf.format(Number(v))],
   dayFrom: (v) => (v ? ['Du', text(v)] : null),

@@ -100,6 +100,7 @@ export async function auditHistoryExport(
     details: {
       errorOnly: filters.errorOnly,
       ...(filters.waitingOnly ? { waitingOnly: true } : {}),
+      ...(filters.terminal ? { terminal: filters.terminal } : {}),
       from: filters.range?.from.toISOString() ?? null,
       to: filters.range?.to.toISOString() ?? null,
       search: filters.search,

@@ -37,6 +37,11 @@ export interface HistoryTable {
    * statement counting its rows from counters ($1 the installation), when the table has one.
    */
   waiting?: { sql: string; count: string };
+  /**
+   * The terminal filter's column, and its counters' table (a row per installation, terminal and
+   * hour with `total` and `errors`), when the table has one (the trace).
+   */
+  terminal?: { column: string; counts: string };
 }
 
 export interface HistoryFilters {
@@ -49,6 +54,8 @@ export interface HistoryFilters {
   kind?: string | null;
   /** Only the rows waiting (tables with `waiting`). */
   waitingOnly?: boolean;
+  /** Only the rows of this terminal (tables with `terminal`). */
+  terminal?: string | null;
 }
 
 export interface PageRequest {
@@ -99,6 +106,10 @@ export function whereOf(t: HistoryTable, installationId: string, filters: Histor
   if (filters.kind && t.kind) {
     params.push(filters.kind);
     parts.push(`${t.kind} = $${params.length}`);
+  }
+  if (filters.terminal && t.terminal) {
+    params.push(filters.terminal);
+    parts.push(`${t.terminal.column} = $${params.length}`);
   }
   if (filters.search) {
     params.push(filters.search);
@@ -167,7 +178,15 @@ export async function countRows(
     const [row] = await q.query<{ n: number }>(t.waiting.count, [installationId]);
     return { total: Number(row?.n ?? 0), exact: true };
   }
-  if (!filters.search && !filters.range && !filters.waitingOnly) {
+  if (filters.terminal && t.terminal && !filters.search && !filters.range) {
+    const [row] = await q.query<{ n: number }>(
+      `SELECT coalesce(sum(${filters.errorOnly ? 'errors' : 'total'}), 0)::bigint AS n
+       FROM ${t.terminal.counts} WHERE installation_id = $1 AND ${t.terminal.column} = $2`,
+      [installationId, filters.terminal],
+    );
+    return { total: Number(row?.n ?? 0), exact: true };
+  }
+  if (!filters.search && !filters.range && !filters.waitingOnly && !filters.terminal) {
     const kind = countersKind(t, filters);
     const [row] = await q.query<{ n: number }>(
       `SELECT coalesce(sum(${filters.errorOnly ? 'errors' : 'total'}), 0)::int AS n
@@ -212,7 +231,7 @@ async function readFromEnd<R>(
   take: number,
 ): Promise<(R & KeyedRow)[]> {
   const where = whereOf(t, installationId, filters);
-  if (skip <= DIRECT_SKIP_MAX || filters.search || filters.range || filters.waitingOnly) {
+  if (skip <= DIRECT_SKIP_MAX || filters.search || filters.range || filters.waitingOnly || filters.terminal) {
     return selectRows<R>(q, t, columns, where, end, null, skip, take);
   }
   const dir = ORDER[end];
@@ -270,6 +289,7 @@ export async function listPage<Row, R>(
     search: filters.search,
     ...(filters.kind ? { kind: filters.kind } : {}),
     ...(filters.waitingOnly ? { waitingOnly: true } : {}),
+    ...(filters.terminal ? { terminal: filters.terminal } : {}),
   });
   // Checked before any query; page 1 is always read afresh (rows may have arrived meanwhile).
   const position = request.cursor ? decodeCursor(options.secret, scope, page, request.cursor) : null;

@@ -217,3 +217,6 @@ SELECT installation_id, id_tablette, date_trunc('hour', date_heure_trt, 'UTC'), 
 FROM transaction_logs GROUP BY 1, 2, 3;
 INSERT INTO terminal_last_exchange (installation_id, id_tablette, last_at)
 SELECT installation_id, id_tablette, max(date_heure_trt) FROM transaction_logs GROUP BY 1, 2;
+
+-- A terminal's transactions newest first (the editor's last 20, the trace filtered on it).
+CREATE INDEX transaction_logs_terminal_idx ON transaction_logs (installation_id, id_tablette, date_heure_trt DESC, id DESC);
