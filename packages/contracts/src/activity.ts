@@ -60,6 +60,8 @@ export const ZTerminalsActivity = z.object({
   terminals: z.array(ZTerminalActivity),
   /** The server's clock when read (relative times are counted from it). */
   now: z.string(),
+  /** IANA zone of the exact times shown on hover. */
+  zone: z.string(),
 });
 export type TTerminalsActivity = z.infer<typeof ZTerminalsActivity>;
 

@@ -49,8 +49,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     { preHandler: requireSession(ctx) },
     async (request): Promise<TTerminalsActivity> => {
       const now = ctx.now();
-      const terminals = await readTerminalsActivity(ctx.db, currentSignIn(request).installation.id, now);
-      return { terminals, now: now.toISOString() };
+      const signIn = currentSignIn(request);
+      const { zone } = await displayTimeZoneOf(ctx, signIn);
+      const terminals = await readTerminalsActivity(ctx.db, signIn.installation.id, now);
+      return { terminals, now: now.toISOString(), zone };
     },
   );
 }

@@ -179,6 +179,7 @@ describe('GET /api/dashboard/activity and /api/terminals/activity', () => {
     const terminals = await app.inject({ url: TERMINALS_ACTIVITY_PATH, headers: { cookie: a.cookie } });
     expect(ZTerminalsActivity.parse(terminals.json())).toEqual({
       now: clock.toISOString(),
+      zone: 'Europe/Paris',
       terminals: [
         { terminalId: 'T1', lastExchangeAt: '2025-03-31T09:00:00.000Z', transactions24h: 1, errors24h: 1 },
       ],
