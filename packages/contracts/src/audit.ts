@@ -37,6 +37,10 @@ export const AUDIT_ACTIONS = {
   'automate.register': { kind: 'connecteur', label: 'Enregistrement du service automate' },
   'sync-automate.request': { kind: 'synchronisation', label: 'Demande de synchronisation' },
   'history.status': { kind: 'historique', label: 'Changement d’état d’un enregistrement' },
+  'history.bulk-status': {
+    kind: 'historique',
+    label: 'Changement d’état des enregistrements d’un filtre',
+  },
   'history.xml': { kind: 'historique', label: 'Modification du XML d’un enregistrement' },
   'import-history.export': { kind: 'export', label: 'Export de l’historique d’importation' },
   'transaction-logs.export': { kind: 'export', label: 'Export de la trace des transactions' },

@@ -167,7 +167,16 @@ const ZCursor = blankAsAbsent(
  * The query parameters both lists share, each checked as query-string text (a blank value is no
  * value): page, page size, errors only, day, search text and keyset cursor.
  */
+/** A terminal id (IDTablette), exact; blank is none. */
+const ZTerminal = blankAsAbsent(
+  z
+    .string({ error: 'identifiant de terminal attendu' })
+    .max(200, 'identifiant de terminal trop long')
+    .optional(),
+);
+
 export const HISTORY_QUERY_PARTS = {
+  terminal: ZTerminal,
   page: ZPage,
   pageSize: ZPageSize,
   errorOnly: ZErrorOnly,

@@ -18,3 +18,4 @@ export * from './mail.ts';
 export * from './drive.ts';
 export * from './config-history.ts';
 export * from './audit.ts';
+export * from './activity.ts';

@@ -13,6 +13,8 @@ export const ZSyncHistoryQuery = z.object({
   page: HISTORY_QUERY_PARTS.page,
   pageSize: HISTORY_QUERY_PARTS.pageSize,
   errorOnly: HISTORY_QUERY_PARTS.errorOnly,
+  /** Only the records waiting to be imported (Etat 0, « Non traité »): Général's « À traiter ». */
+  waitingOnly: HISTORY_QUERY_PARTS.errorOnly,
   date: HISTORY_QUERY_PARTS.day,
   /** Reference, record type (TypeEnreg) and processing type (TypeElement). */
   search: HISTORY_QUERY_PARTS.search,
@@ -129,7 +131,12 @@ export type TSyncHistoryXmlError = z.infer<typeof ZSyncHistoryXmlError>;
 // CSV export (GET SYNC_HISTORY_EXPORT_PATH)
 
 /** The filters of the history export: those of the list, without paging. */
-export const ZSyncHistoryExportQuery = ZSyncHistoryQuery.pick({ errorOnly: true, date: true, search: true });
+export const ZSyncHistoryExportQuery = ZSyncHistoryQuery.pick({
+  errorOnly: true,
+  waitingOnly: true,
+  date: true,
+  search: true,
+});
 export type TSyncHistoryExportQuery = z.output<typeof ZSyncHistoryExportQuery>;
 
 /** Header row of the history's CSV file (`;`-separated, UTF-8 with BOM). */
@@ -144,3 +151,30 @@ export const SYNC_HISTORY_CSV_HEADERS = [
   'ID interne',
   'Fichier',
 ] as const;
+
+// ---------------------------------------------------------------------------------------------
+// POST /api/sync-history/bulk-status: every record the list's filters match (docs/glance.md)
+
+export const SYNC_HISTORY_BULK_STATUS_PATH = '/api/sync-history/bulk-status';
+
+const BULK_STATUS_MESSAGE = 'newStatus doit valoir 0 (remettre en attente) ou 1 (marquer traité)';
+
+export const ZSyncHistoryBulkStatusRequest = z.object({
+  /** 0: « Tout remettre en attente » (back in the connector's queue); 1: « Tout marquer traité ». */
+  newStatus: z.union([z.literal(0), z.literal(1)], { error: BULK_STATUS_MESSAGE }),
+  /** The list's filters, as in GET /api/sync-history. */
+  errorOnly: HISTORY_QUERY_PARTS.errorOnly,
+  waitingOnly: HISTORY_QUERY_PARTS.errorOnly,
+  date: HISTORY_QUERY_PARTS.day,
+  search: HISTORY_QUERY_PARTS.search,
+  /** True: change nothing, answer how many records would change (the confirmation's count). */
+  dryRun: z.boolean().default(false),
+});
+export type TSyncHistoryBulkStatusRequest = z.output<typeof ZSyncHistoryBulkStatusRequest>;
+
+export const ZSyncHistoryBulkStatusAnswer = z.object({
+  /** Records matched by the filters whose state differs from newStatus: changed (or would be). */
+  count: z.number().int().nonnegative(),
+  dryRun: z.boolean(),
+});
+export type TSyncHistoryBulkStatusAnswer = z.infer<typeof ZSyncHistoryBulkStatusAnswer>;

@@ -14,6 +14,8 @@ export const ZTransactionLogsQuery = z.object({
   dateFilter: HISTORY_QUERY_PARTS.day,
   /** Document type, terminal id and label, document reference, transaction number. */
   searchText: HISTORY_QUERY_PARTS.search,
+  /** Only the transactions of this terminal (IDTablette exactly): Terminaux's link. */
+  terminal: HISTORY_QUERY_PARTS.terminal,
   cursor: HISTORY_QUERY_PARTS.cursor,
 });
 export type TTransactionLogsQuery = z.output<typeof ZTransactionLogsQuery>;
@@ -58,6 +60,7 @@ export const ZTransactionLogsExportQuery = ZTransactionLogsQuery.pick({
   errorOnly: true,
   dateFilter: true,
   searchText: true,
+  terminal: true,
 });
 export type TTransactionLogsExportQuery = z.output<typeof ZTransactionLogsExportQuery>;
 

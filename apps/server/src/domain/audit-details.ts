@@ -74,6 +74,11 @@ const FORMATS: Record<string, Formatter> = {
   queued: () => null,
   sizeBytes: (v) => ['Taille', `${nf.format(Number(v))}\u00a0octets`],
   errorOnly: (v) => ['Erreurs uniquement', yesNo(v)],
+  terminal: (v) => ['Terminal', text(v)],
+  waitingOnly: (v) => (v ? ['Non traités uniquement', 'Oui'] : null),
+  count: (v) => ['Enregistrements', nf.format(Number(v))],
+  dayFrom: (v) => (v ? ['Du', text(v)] : null),
+  dayTo: (v) => (v ? ['Au (exclu)', text(v)] : null),
   search: (v) => (v ? ['Recherche', text(v)] : null),
   kind: (v) => (v ? ['Type', text(v)] : null),
   reason: (v) => [
@@ -124,7 +129,10 @@ export function auditDetails(
   const entries = Object.entries(details).sort(([a], [b]) => rank(a) - rank(b));
   for (const [key, value] of entries) {
     let pair: [string, string] | null;
-    if ((key === 'from' || key === 'to') && action === 'history.status') {
+    if (
+      (key === 'from' || key === 'to') &&
+      (action === 'history.status' || action === 'history.bulk-status')
+    ) {
       pair = [key === 'from' ? 'État avant' : 'État après', ETATS[String(value)] ?? text(value)];
     } else if ((key === 'from' || key === 'to') && action.endsWith('.export')) {
       pair = value ? [key === 'from' ? 'Du' : 'Au (exclu)', text(value)] : null;

@@ -99,6 +99,8 @@ export async function auditHistoryExport(
     address: actor.address,
     details: {
       errorOnly: filters.errorOnly,
+      ...(filters.waitingOnly ? { waitingOnly: true } : {}),
+      ...(filters.terminal ? { terminal: filters.terminal } : {}),
       from: filters.range?.from.toISOString() ?? null,
       to: filters.range?.to.toISOString() ?? null,
       search: filters.search,

@@ -32,6 +32,16 @@ export interface HistoryTable {
    * journal's kind; its counters have a row per installation, day and kind).
    */
   kind?: string;
+  /**
+   * The waiting-only predicate (import records: Etat 0, the connector's queue index) and the
+   * statement counting its rows from counters ($1 the installation), when the table has one.
+   */
+  waiting?: { sql: string; count: string };
+  /**
+   * The terminal filter's column, and its counters' table (a row per installation, terminal and
+   * hour with `total` and `errors`), when the table has one (the trace).
+   */
+  terminal?: { column: string; counts: string };
 }
 
 export interface HistoryFilters {
@@ -42,6 +52,10 @@ export interface HistoryFilters {
   search: string | null;
   /** Only rows of this kind (tables with a `kind` column). */
   kind?: string | null;
+  /** Only the rows waiting (tables with `waiting`). */
+  waitingOnly?: boolean;
+  /** Only the rows of this terminal (tables with `terminal`). */
+  terminal?: string | null;
 }
 
 export interface PageRequest {
@@ -82,6 +96,7 @@ export function whereOf(t: HistoryTable, installationId: string, filters: Histor
   const params: unknown[] = [installationId];
   const parts = ['installation_id = $1'];
   if (filters.errorOnly) parts.push(t.error);
+  if (filters.waitingOnly && t.waiting) parts.push(t.waiting.sql);
   if (filters.range) {
     params.push(filters.range.from.toISOString(), filters.range.to.toISOString());
     parts.push(
@@ -91,6 +106,10 @@ export function whereOf(t: HistoryTable, installationId: string, filters: Histor
   if (filters.kind && t.kind) {
     params.push(filters.kind);
     parts.push(`${t.kind} = $${params.length}`);
+  }
+  if (filters.terminal && t.terminal) {
+    params.push(filters.terminal);
+    parts.push(`${t.terminal.column} = $${params.length}`);
   }
   if (filters.search) {
     params.push(filters.search);
@@ -155,7 +174,19 @@ export async function countRows(
   installationId: string,
   filters: HistoryFilters,
 ): Promise<Count> {
-  if (!filters.search && !filters.range) {
+  if (filters.waitingOnly && t.waiting && !filters.search && !filters.range && !filters.errorOnly) {
+    const [row] = await q.query<{ n: number }>(t.waiting.count, [installationId]);
+    return { total: Number(row?.n ?? 0), exact: true };
+  }
+  if (filters.terminal && t.terminal && !filters.search && !filters.range) {
+    const [row] = await q.query<{ n: number }>(
+      `SELECT coalesce(sum(${filters.errorOnly ? 'errors' : 'total'}), 0)::bigint AS n
+       FROM ${t.terminal.counts} WHERE installation_id = $1 AND ${t.terminal.column} = $2`,
+      [installationId, filters.terminal],
+    );
+    return { total: Number(row?.n ?? 0), exact: true };
+  }
+  if (!filters.search && !filters.range && !filters.waitingOnly && !filters.terminal) {
     const kind = countersKind(t, filters);
     const [row] = await q.query<{ n: number }>(
       `SELECT coalesce(sum(${filters.errorOnly ? 'errors' : 'total'}), 0)::int AS n
@@ -166,6 +197,7 @@ export async function countRows(
   }
   const where = whereOf(t, installationId, filters);
   if (!filters.search) {
+    // One day, or waiting rows with errors (none: a record has one state).
     const [row] = await q.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM ${t.table} WHERE ${where.sql}`,
       where.params,
@@ -199,7 +231,7 @@ async function readFromEnd<R>(
   take: number,
 ): Promise<(R & KeyedRow)[]> {
   const where = whereOf(t, installationId, filters);
-  if (skip <= DIRECT_SKIP_MAX || filters.search || filters.range) {
+  if (skip <= DIRECT_SKIP_MAX || filters.search || filters.range || filters.waitingOnly || filters.terminal) {
     return selectRows<R>(q, t, columns, where, end, null, skip, take);
   }
   const dir = ORDER[end];
@@ -256,6 +288,8 @@ export async function listPage<Row, R>(
     to: filters.range?.to.toISOString() ?? null,
     search: filters.search,
     ...(filters.kind ? { kind: filters.kind } : {}),
+    ...(filters.waitingOnly ? { waitingOnly: true } : {}),
+    ...(filters.terminal ? { terminal: filters.terminal } : {}),
   });
   // Checked before any query; page 1 is always read afresh (rows may have arrived meanwhile).
   const position = request.cursor ? decodeCursor(options.secret, scope, page, request.cursor) : null;

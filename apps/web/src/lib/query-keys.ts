@@ -4,6 +4,13 @@ import type { TConfigSectionKey } from '@synchro/contracts';
 export const queryKeys = {
   user: ['user'] as const,
   dashboard: ['dashboard'] as const,
+  /**
+   * Général's « Activité » and « À traiter » (GET /api/dashboard/activity): under `dashboard`, so
+   * invalidating the dashboard reads them again too.
+   */
+  dashboardActivity: ['dashboard', 'activity'] as const,
+  /** Terminaux's figures (GET /api/terminals/activity). */
+  terminalsActivity: ['terminals', 'activity'] as const,
   serverIp: ['server-ip'] as const,
   /** The diagnostic of the configuration document (GET /api/debug/xml-status). */
   xmlStatus: ['debug', 'xml-status'] as const,

@@ -1,6 +1,15 @@
-import { API_PATHS, type TDashboardView } from '@synchro/contracts';
+import {
+  API_PATHS,
+  DASHBOARD_ACTIVITY_PATH,
+  TERMINALS_ACTIVITY_PATH,
+  type TDashboardActivity,
+  type TDashboardView,
+  type TTerminalsActivity,
+} from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { readDashboardActivity, readTerminalsActivity } from '../../domain/activity.ts';
+import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { findAutomateRegistration } from '../../domain/automate-registrations.ts';
 import { storageUse } from '../../domain/storage.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
@@ -27,4 +36,29 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
       contentType: JSON_CONTENT_TYPE,
     });
   });
+
+  // « Activité » and « À traiter » (docs/glance.md): apart from the view above, so that a screen
+  // refreshes them alone (react-query key ['dashboard', 'activity']).
+  app.get(
+    DASHBOARD_ACTIVITY_PATH,
+    { preHandler: requireSession(ctx) },
+    async (request): Promise<TDashboardActivity> => {
+      const signIn = currentSignIn(request);
+      const { zone } = await displayTimeZoneOf(ctx, signIn);
+      return readDashboardActivity(ctx.db, signIn.installation.id, zone, ctx.now());
+    },
+  );
+
+  // Terminaux's figures: each terminal's newest exchange and its last 24 hours.
+  app.get(
+    TERMINALS_ACTIVITY_PATH,
+    { preHandler: requireSession(ctx) },
+    async (request): Promise<TTerminalsActivity> => {
+      const now = ctx.now();
+      const signIn = currentSignIn(request);
+      const { zone } = await displayTimeZoneOf(ctx, signIn);
+      const terminals = await readTerminalsActivity(ctx.db, signIn.installation.id, now);
+      return { terminals, now: now.toISOString(), zone };
+    },
+  );
 }

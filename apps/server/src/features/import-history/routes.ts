@@ -2,10 +2,13 @@ import {
   HISTORY_MESSAGES,
   SYNC_HISTORY_CSV_HEADERS,
   SYNC_HISTORY_EXPORT_PATH,
+  SYNC_HISTORY_BULK_STATUS_PATH,
   SYNC_HISTORY_PATH,
+  ZSyncHistoryBulkStatusRequest,
   ZSyncHistoryExportQuery,
   ZSyncHistoryQuery,
   ZSyncHistoryStatusRequest,
+  type TSyncHistoryBulkStatusAnswer,
   type TSyncHistoryPage,
   type TSyncHistoryStatusAnswer,
   type TSyncHistoryXml,
@@ -30,6 +33,7 @@ import { runBySize, runOnBody } from '../../offload/pool.ts';
 import { xmlTooLargeBody } from './record-xml.ts';
 import { xmlSaveTask, xmlViewTask } from './record-xml-tasks.ts';
 import {
+  bulkSetStatus,
   HISTORY_CSV,
   historyFilters,
   IMPORT_RECORDS,
@@ -90,6 +94,16 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
       ctx.sessionSecret,
     );
   });
+
+  app.post(
+    SYNC_HISTORY_BULK_STATUS_PATH,
+    { preHandler },
+    async (request): Promise<TSyncHistoryBulkStatusAnswer> => {
+      const body = parseOr400(ZSyncHistoryBulkStatusRequest, request.body);
+      const { zone } = await displayTimeZoneOf(ctx, currentSignIn(request));
+      return bulkSetStatus(ctx.db, actorOf(request), body, zone, ctx.now());
+    },
+  );
 
   app.patch<{ Params: IdParams }>(
     recordPath('status'),

@@ -4,6 +4,8 @@ import {
   isXmlSafeText,
   type TDisplayTimeZone,
   type TEtat,
+  type TSyncHistoryBulkStatusAnswer,
+  type TSyncHistoryBulkStatusRequest,
   type TSyncHistoryExportQuery,
   type TSyncHistoryPage,
   type TSyncHistoryQuery,
@@ -15,7 +17,7 @@ import { recordAudit } from '../../domain/audit.ts';
 import { attachBlobs, deleteBlobs, writeApart } from '../../domain/blobs.ts';
 import { readRecordFile, readRecordValue, type RecordColumn } from '../../domain/record-values.ts';
 import type { CsvExport, HistoryActor } from '../../domain/history-export.ts';
-import { listPage, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
+import { listPage, whereOf, type HistoryFilters, type HistoryTable } from '../../domain/history-list.ts';
 import { AppError } from '../../http/errors.ts';
 import { dayRangeIn } from '../../time/day-range.ts';
 
@@ -27,6 +29,11 @@ export const IMPORT_RECORDS: HistoryTable = {
   error: 'etat = -1',
   searchText: 'search_text',
   dayCounts: 'import_record_day_counts',
+  waiting: {
+    sql: 'etat = 0',
+    count:
+      'SELECT coalesce(sum(n), 0)::bigint AS n FROM import_record_state_counts WHERE installation_id = $1 AND etat = 0',
+  },
 };
 
 /** A list row: never the XML, the log or the file (their size aside). */
@@ -54,11 +61,12 @@ function toRow(r: RecordRow): TSyncHistoryRow {
 }
 
 export function historyFilters(
-  query: Pick<TSyncHistoryExportQuery, 'errorOnly' | 'date' | 'search'>,
+  query: Pick<TSyncHistoryExportQuery, 'errorOnly' | 'date' | 'search' | 'waitingOnly'>,
   zone: string,
 ): HistoryFilters {
   return {
     errorOnly: query.errorOnly,
+    waitingOnly: query.waitingOnly,
     range: query.date ? dayRangeIn(query.date, zone) : null,
     search: query.search ?? null,
   };
@@ -260,4 +268,63 @@ export async function recordFile(
   const file = await readRecordFile(db, installationId, idInterne);
   if (!file) throw notFound();
   return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every record a filter matches (docs/glance.md, Actions on a filter)
+
+/**
+ * POST …/bulk-status: the records the list's filters match whose state is not `newStatus` take
+ * it, in one statement and one transaction with one audit row; 0 puts them back in the
+ * connector's import queue (the records with Etat 0), as the single-row route does. `dryRun`
+ * counts them only (the confirmation's figure). Nothing changed, nothing audited.
+ */
+export async function bulkSetStatus(
+  db: Db,
+  actor: HistoryActor,
+  request: TSyncHistoryBulkStatusRequest,
+  zone: string,
+  now: Date,
+): Promise<TSyncHistoryBulkStatusAnswer> {
+  const filters = historyFilters(request, zone);
+  const where = whereOf(IMPORT_RECORDS, actor.installationId, filters);
+  const n = where.params.length;
+  const matched = `${where.sql} AND etat <> $${n + 1}`;
+  const params = [...where.params, request.newStatus];
+  if (request.dryRun) {
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM import_records WHERE ${matched}`,
+      params,
+    );
+    return { count: row?.n ?? 0, dryRun: true };
+  }
+  return db.transaction(async (tx) => {
+    const [row] = await tx.query<{ n: number }>(
+      `WITH changed AS (
+         UPDATE import_records SET etat = $${n + 1}, updated_at = $${n + 2} WHERE ${matched} RETURNING 1)
+       SELECT count(*)::int AS n FROM changed`,
+      [...params, now],
+    );
+    const count = row?.n ?? 0;
+    if (count > 0) {
+      await recordAudit(tx, {
+        installationId: actor.installationId,
+        syncId: actor.syncId,
+        actor: 'user',
+        action: 'history.bulk-status',
+        address: actor.address,
+        details: {
+          to: request.newStatus,
+          count,
+          errorOnly: filters.errorOnly,
+          waitingOnly: filters.waitingOnly ?? false,
+          dayFrom: filters.range?.from.toISOString() ?? null,
+          dayTo: filters.range?.to.toISOString() ?? null,
+          search: filters.search,
+          queued: request.newStatus === 0,
+        },
+      });
+    }
+    return { count, dryRun: false };
+  });
 }

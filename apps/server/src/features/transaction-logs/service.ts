@@ -31,6 +31,8 @@ export const TRANSACTION_LOGS: HistoryTable = {
   error: 'err = 1',
   searchText: 'search_text',
   dayCounts: 'transaction_log_day_counts',
+  // Terminaux's link to the trace (migration 014: its hour counters and index).
+  terminal: { column: 'id_tablette', counts: 'terminal_hour_counts' },
 };
 
 const COLUMNS = `tx_id AS "ID", err AS "Err", date_heure_trt AS "dateHeureTrt", num_transaction AS "NumTransaction",
@@ -98,11 +100,12 @@ function toRow(r: TransactionRow, log: { Log: string; logTruncated: boolean }): 
 const toListRow = (r: ListRow) => toRow(r, logPreview(decodeLogHead(r.logHead, r.logCut), r.logCut));
 
 export function transactionFilters(
-  query: Pick<TTransactionLogsExportQuery, 'errorOnly' | 'dateFilter' | 'searchText'>,
+  query: Pick<TTransactionLogsExportQuery, 'errorOnly' | 'dateFilter' | 'searchText' | 'terminal'>,
   zone: string,
 ): HistoryFilters {
   return {
     errorOnly: query.errorOnly,
+    terminal: query.terminal ?? null,
     range: query.dateFilter ? dayRangeIn(query.dateFilter, zone) : null,
     search: query.searchText ?? null,
   };

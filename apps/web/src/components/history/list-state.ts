@@ -11,6 +11,10 @@ export interface ListFilters {
   /** The search text applied (on Enter), trimmed; '' for none. */
   search: string;
   errorOnly: boolean;
+  /** Only the records waiting to be imported (import history, `?waiting=1`: Général's « À traiter »). */
+  waiting?: boolean;
+  /** One terminal's transactions (trace, `?terminal=ID`: Terminaux's link). */
+  terminal?: string;
 }
 
 /** A page to read: its number, and the keyset cursor of the neighbouring page it was reached from. */
@@ -33,6 +37,8 @@ export function filtersOfAddress(search: string): ListFilters {
     day: day !== null && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null,
     search: (params.get('search') ?? '').trim().slice(0, 100),
     errorOnly: params.get('errors') === '1',
+    ...(params.get('waiting') === '1' ? { waiting: true } : {}),
+    ...(params.get('terminal') ? { terminal: params.get('terminal')!.slice(0, 200) } : {}),
   };
 }
 
@@ -53,6 +59,8 @@ export function useListState() {
     setDay: useCallback((day: string | null) => changeFilters({ day }), [changeFilters]),
     setSearch: useCallback((search: string) => changeFilters({ search: search.trim() }), [changeFilters]),
     setErrorOnly: useCallback((errorOnly: boolean) => changeFilters({ errorOnly }), [changeFilters]),
+    setTerminal: useCallback((terminal: string | undefined) => changeFilters({ terminal }), [changeFilters]),
+    setWaiting: useCallback((waiting: boolean) => changeFilters({ waiting }), [changeFilters]),
     goTo: setPosition,
   };
 }

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
+  DASHBOARD_ACTIVITY_PATH,
+  ZDashboardActivity,
   ZDashboardView,
   ZSyncAutomateResponse,
   type TSyncAutomateRequest,
@@ -24,6 +26,14 @@ const dashboardQuery = {
 
 export function useDashboard() {
   return useQuery(dashboardQuery);
+}
+
+/** « Activité » and « À traiter » (apart from the view: key queryKeys.dashboardActivity). */
+export function useDashboardActivity() {
+  return useQuery({
+    queryKey: queryKeys.dashboardActivity,
+    queryFn: ({ signal }) => api.get(DASHBOARD_ACTIVITY_PATH, { signal, schema: ZDashboardActivity }),
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { SectionCard } from '../../components/ui/section-card.tsx';
 import { formatDateTimeInZone, formatNumber, formatUtcOffset } from '../../lib/format.ts';
 import { WARNINGS } from './dashboard-messages.ts';
 import { Field, FieldList, NOT_AVAILABLE } from './dashboard-fields.tsx';
+import { ActivityCards } from './activity-card.tsx';
 import { AutomateValue, PlanningCounts, SourceState } from './dashboard-values.tsx';
 import { StorageWarning } from './storage-warning.tsx';
 import { SupportCard } from './support-card.tsx';
@@ -35,6 +36,9 @@ export function DashboardView({ view, fetchedAt }: { view: TDashboardView; fetch
         <div className="grid gap-4 xl:col-span-12">
           <StorageWarning storage={view.storage} />
           <SyncActions view={view} fetchedAt={fetchedAt} />
+        </div>
+        <div className="grid content-start gap-6 xl:col-span-12">
+          <ActivityCards />
         </div>
         <div className="grid content-start gap-6 xl:col-span-7">
           <SectionCard title="Installation" icon={<Info aria-hidden="true" />}>

@@ -1,8 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   HISTORY_LIMITS,
+  SYNC_HISTORY_BULK_STATUS_PATH,
   SYNC_HISTORY_EXPORT_PATH,
   SYNC_HISTORY_PATH,
+  ZSyncHistoryBulkStatusAnswer,
   ZSyncHistoryPage,
   ZSyncHistoryStatusAnswer,
   ZSyncHistoryXml,
@@ -27,6 +29,7 @@ import {
 function filterParams(filters: ListFilters) {
   return {
     errorOnly: filters.errorOnly,
+    waitingOnly: filters.waiting ? true : null,
     date: filters.day ? localNoonIso(filters.day) : null,
     search: filters.search,
   };
@@ -126,4 +129,42 @@ export function fetchRecordLog(id: string, signal?: AbortSignal) {
  */
 export function fetchRecordFile(id: string) {
   return api.download(syncHistoryRecordPath(id, 'file'), 'download.xml');
+}
+
+/**
+ * POST …/bulk-status for every record the filters match: `dryRun` counts them (the
+ * confirmation's figure), else changes them; the pages and Général's figures are read again.
+ */
+export function bulkStatusBody(filters: ListFilters, newStatus: 0 | 1, dryRun: boolean) {
+  const p = filterParams(filters);
+  return {
+    newStatus,
+    dryRun,
+    errorOnly: p.errorOnly,
+    ...(p.waitingOnly ? { waitingOnly: true } : {}),
+    ...(p.date ? { date: p.date } : {}),
+    ...(p.search ? { search: p.search } : {}),
+  };
+}
+
+export function countBulkStatus(filters: ListFilters, newStatus: 0 | 1) {
+  return api.post(SYNC_HISTORY_BULK_STATUS_PATH, {
+    body: bulkStatusBody(filters, newStatus, true),
+    schema: ZSyncHistoryBulkStatusAnswer,
+  });
+}
+
+export function useBulkStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ filters, newStatus }: { filters: ListFilters; newStatus: 0 | 1 }) =>
+      api.post(SYNC_HISTORY_BULK_STATUS_PATH, {
+        body: bulkStatusBody(filters, newStatus, false),
+        schema: ZSyncHistoryBulkStatusAnswer,
+      }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.syncHistory });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
+    },
+  });
 }

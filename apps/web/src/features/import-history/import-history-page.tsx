@@ -16,6 +16,7 @@ import { totalLabel } from '../../components/history/paging-bar.tsx';
 import { TimeZoneNotice } from '../../components/history/time-zone-notice.tsx';
 import { fetchRecordFile, historyExportUrl, useStatusChange, useSyncHistory } from './history-api.ts';
 import { HISTORY_TEXT } from './history-messages.ts';
+import { BulkActions } from './bulk-actions.tsx';
 import { HistoryTable } from './history-table.tsx';
 import { LogDialog } from './log-dialog.tsx';
 import { XmlEditorDialog } from './xml-editor-dialog.tsx';
@@ -102,6 +103,23 @@ export default function ImportHistoryPage() {
         onErrorOnlyChange={list.setErrorOnly}
         exportHref={historyExportUrl(list.filters)}
       />
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        {list.filters.waiting ? (
+          <p className="flex items-center gap-2 text-sm">
+            <Badge variant="neutral">Non traités uniquement</Badge>
+            <button
+              type="button"
+              className="font-medium text-primary underline-offset-2 hover:underline"
+              onClick={() => list.setWaiting(false)}
+            >
+              Retirer ce filtre
+            </button>
+          </p>
+        ) : (
+          <span />
+        )}
+        <BulkActions filters={list.filters} disabled={!page || page.total === 0} />
+      </div>
       <ListBody
         query={query}
         position={list.position}

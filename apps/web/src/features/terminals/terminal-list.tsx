@@ -1,19 +1,28 @@
 import { useId } from 'react';
-import type { TTerminalView } from '@synchro/contracts';
+import type { TTerminalActivity, TTerminalView } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardTitle } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { displayName } from './terminals-form.ts';
 import { PANEL_HEIGHT } from './terminals-layout.ts';
+import { TerminalActivityLine } from './terminal-activity.tsx';
+
+export interface ListActivity {
+  terminals: readonly TTerminalActivity[];
+  nowMs: number;
+  zone: string;
+}
 
 function TerminalItem({
   terminal,
   selected,
   onSelect,
+  activity,
 }: {
   terminal: TTerminalView;
   selected: boolean;
   onSelect: () => void;
+  activity: ListActivity | null;
 }) {
   const n = terminal.xmlIndex + 1;
   return (
@@ -69,6 +78,14 @@ function TerminalItem({
             <span className="truncate font-mono text-foreground">{terminal.ID_Smartphone}</span>
           </span>
         ) : null}
+        {activity && terminal.declared ? (
+          <TerminalActivityLine
+            terminal={terminal}
+            activity={activity.terminals}
+            nowMs={activity.nowMs}
+            zone={activity.zone}
+          />
+        ) : null}
       </button>
     </li>
   );
@@ -78,10 +95,12 @@ export function TerminalList({
   terminals,
   selected,
   onSelect,
+  activity = null,
 }: {
   terminals: TTerminalView[];
   selected: number | null;
   onSelect: (position: number) => void;
+  activity?: ListActivity | null;
 }) {
   const titleId = useId();
   const declared = terminals.filter((t) => t.declared).length;
@@ -98,7 +117,13 @@ export function TerminalList({
       </div>
       <ul aria-labelledby={titleId} className="grid min-h-0 flex-1 content-start gap-1.5 overflow-y-auto p-2">
         {terminals.map((t, i) => (
-          <TerminalItem key={i} terminal={t} selected={selected === i} onSelect={() => onSelect(i)} />
+          <TerminalItem
+            key={i}
+            terminal={t}
+            selected={selected === i}
+            onSelect={() => onSelect(i)}
+            activity={activity}
+          />
         ))}
       </ul>
     </Card>

@@ -10,6 +10,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useConfigSection, useDataLists } from '../../forms/use-config-section.ts';
 import { NoTerminalSelected, TerminalEditor } from './terminal-editor.tsx';
 import { TerminalList } from './terminal-list.tsx';
+import { RecentTransactions, useTerminalsActivity } from './terminal-activity.tsx';
 import {
   UNKNOWN_POSITION,
   knownPosition,
@@ -80,12 +81,21 @@ export default function TerminalsPage() {
   };
 
   const terminals = section.query.data?.data.terminals;
+  const activityQuery = useTerminalsActivity();
+  const activity = activityQuery.data
+    ? {
+        terminals: activityQuery.data.terminals,
+        nowMs: Date.parse(activityQuery.data.now),
+        zone: activityQuery.data.zone,
+      }
+    : null;
+  const selectedTerminal = selected === null ? undefined : terminals?.[selected];
   let body: ReactNode;
   if (terminals && lists.data) {
     const form = section.form;
     body = (
       <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
-        <TerminalList terminals={terminals} selected={selected} onSelect={select} />
+        <TerminalList terminals={terminals} selected={selected} onSelect={select} activity={activity} />
         {form ? (
           <TerminalEditor
             form={form}
@@ -98,6 +108,11 @@ export default function TerminalsPage() {
         ) : (
           <NoTerminalSelected />
         )}
+        {selectedTerminal && form ? (
+          <div className="lg:col-span-2">
+            <RecentTransactions terminal={selectedTerminal} />
+          </div>
+        ) : null}
       </div>
     );
   } else if (section.query.isError || lists.isError) {

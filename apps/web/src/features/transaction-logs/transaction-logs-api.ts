@@ -17,7 +17,12 @@ import { queryString, type ListFilters, type ListPosition } from '../../componen
  * Trace des transactions).
  */
 function filterParams(filters: ListFilters) {
-  return { errorOnly: filters.errorOnly, dateFilter: filters.day, searchText: filters.search };
+  return {
+    errorOnly: filters.errorOnly,
+    dateFilter: filters.day,
+    searchText: filters.search,
+    terminal: filters.terminal ?? null,
+  };
 }
 
 export function transactionLogsUrl(filters: ListFilters, position: ListPosition): string {

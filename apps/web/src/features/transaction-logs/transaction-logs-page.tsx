@@ -43,6 +43,20 @@ export default function TransactionLogsPage() {
         onErrorOnlyChange={list.setErrorOnly}
         exportHref={transactionLogsExportUrl(list.filters)}
       />
+      {list.filters.terminal ? (
+        <p className="mb-4 flex flex-wrap items-center gap-2 text-sm">
+          <span className="rounded-md bg-muted px-2 py-0.5">
+            Terminal : <span className="font-mono">{list.filters.terminal}</span>
+          </span>
+          <button
+            type="button"
+            className="font-medium text-primary underline-offset-2 hover:underline"
+            onClick={() => list.setTerminal(undefined)}
+          >
+            Retirer ce filtre
+          </button>
+        </p>
+      ) : null}
       <ListBody
         query={query}
         position={list.position}
