@@ -42,7 +42,7 @@ import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
 import { installCompression } from './http/compression.ts';
-import { RepresentationStore } from './http/representations.ts';
+import { RepresentationStore } from './domain/representation-store.ts';
 import { serveAssetsFromMemory } from './http/static-assets.ts';
 import { BODY_LIMITS, installBodyLimits } from './http/body-limits.ts';
 import { installErrorHandling } from './http/error-handler.ts';
