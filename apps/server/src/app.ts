@@ -45,7 +45,7 @@ import { userRoutes } from './features/user/routes.ts';
 import { createLiveHub } from './live/hub.ts';
 import { liveRoutes } from './features/live/routes.ts';
 import { installCompression } from './http/compression.ts';
-import { RepresentationStore } from './http/representations.ts';
+import { RepresentationStore } from './domain/representation-store.ts';
 import { serveAssetsFromMemory } from './http/static-assets.ts';
 import { BODY_LIMITS, installBodyLimits } from './http/body-limits.ts';
 import { installErrorHandling } from './http/error-handler.ts';

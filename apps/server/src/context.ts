@@ -11,7 +11,7 @@ import type { DriveSettings } from './domain/drive-links.ts';
 import type { Mailer } from './domain/mail-sender.ts';
 import type { AutomateAddressPolicy } from './network/automate-address.ts';
 import type { Offload } from './offload/pool.ts';
-import type { RepresentationStore } from './http/representations.ts';
+import type { RepresentationStore } from './domain/representation-store.ts';
 
 /** What every feature's routes receive: the database, the clock and the server's settings. */
 export interface AppContext {
@@ -49,6 +49,6 @@ export interface AppContext {
   live: LiveHub;
   /** The support links of Général (SUPPORT_*_URL). */
   supportLinks: TSupportLinks;
-  /** Encoded answers that repeat, per installation (http/representations.ts). */
+  /** Encoded answers that repeat, per installation (domain/representation-store.ts). */
   representations: RepresentationStore;
 }
