@@ -101,16 +101,15 @@ test.describe('Live', () => {
     await page.route('**/api/**', (route) =>
       route.fulfill({ status: 503, body: '{"message":"Indisponible"}' }),
     );
-    // Any call: the user query when the window gets the focus again, here a screen change.
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-    await page.getByRole('link', { name: 'Planification' }).click();
+    // The save meets the lost server.
+    await page.getByRole('button', { name: 'Valider' }).click();
     const banner = page
       .getByRole('status')
       .filter({ hasText: 'Connexion au serveur perdue — nouvelle tentative…' });
     await expect(banner).toBeVisible();
-    await page.goBack();
     await page.unroute('**/api/**');
     await expect(banner).toHaveCount(0, { timeout: 10_000 });
+    await expect(script).toHaveValue('echo « gardé »');
   });
 
   test('at start, a server answering 5xx: « Failed to fetch user data » with « Réessayer », not the login screen', async ({
