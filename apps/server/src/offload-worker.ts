@@ -8,6 +8,7 @@ import { diagnoseTask, repairTask } from './features/debug/tasks.ts';
 import { xmlSaveTask, xmlViewTask } from './features/import-history/record-xml-tasks.ts';
 import { Piscina } from 'piscina';
 import { parseConfigTask } from './domain/config-parse-task.ts';
+import { versionChangesTask } from './domain/version-changes.ts';
 import { connectorEditTask } from './features/connector/configuration-tasks.ts';
 import { outcomeOf, pingTask, type OffloadTask } from './offload/task.ts';
 
@@ -28,6 +29,7 @@ const TASKS: readonly OffloadTask<any, any>[] = [
   repairTask,
   parseConfigTask,
   connectorEditTask,
+  versionChangesTask,
 ];
 
 const byName = new Map(TASKS.map((task) => [task.name, task as OffloadTask<unknown, unknown>]));

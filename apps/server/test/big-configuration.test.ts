@@ -126,4 +126,52 @@ describe('a big configuration', () => {
       await app.close();
     }
   });
+
+  it('is saved from a screen and restored with its scans and changes in the worker thread', async () => {
+    const inst = await connectorInstallation(db, 'BIGCFG03');
+    const app = await testApp(db, { offload: watched });
+    try {
+      expect(
+        (
+          await connectorCall(app, 'PATCH', '/configuration', inst.token, {
+            Data: bigData(OFFLOAD_MIN_BYTES),
+          })
+        ).statusCode,
+      ).toBe(200);
+      const cookie = await signIn(app, 'BIGCFG03');
+      const view = (await app.inject({ url: '/api/config/complement', headers: { cookie } })).json().data;
+      const before = await getConfiguration(db, inst.id);
+      ran.length = 0;
+      const saved = await app.inject({
+        method: 'POST',
+        url: '/api/database/complement',
+        headers: { cookie, 'if-match': `"${before.version}"` },
+        payload: {
+          googleApiKey: view.googleApiKey,
+          driveType: view.driveType,
+          mailRapport: { ...view.mailRapport, mailDestinataire: 'gros@exemple.fr' },
+          scriptComplementaire: view.scriptComplementaire,
+        },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(ran).toEqual(expect.arrayContaining(['config.parse', 'config.version-changes']));
+      const after = await getConfiguration(db, inst.id);
+      expect(after.text).toContain('gros@exemple.fr');
+      const history = (await app.inject({ url: '/api/configuration-history', headers: { cookie } })).json();
+      expect(JSON.stringify(history)).toContain('Complément');
+
+      ran.length = 0;
+      const restored = await app.inject({
+        method: 'POST',
+        url: `/api/configuration-history/${before.version}/restore`,
+        headers: { cookie, 'if-match': `"${after.version}"` },
+        payload: {},
+      });
+      expect(restored.statusCode, restored.body).toBe(200);
+      expect(ran).toEqual(expect.arrayContaining(['config.parse', 'config.version-changes']));
+      expect((await getConfiguration(db, inst.id)).text).not.toContain('gros@exemple.fr');
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -45,7 +45,8 @@ export type DriveEnv = Record<DriveProviderName, OAuthClientSettings | null>;
 
 const nonEmpty = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
 
-function httpUrl(name: string, value: string): string {
+/** An http:// or https:// address of the variable `name`, or its French refusal. */
+export function httpUrlOf(name: string, value: string): URL {
   let url: URL;
   try {
     url = new URL(value);
@@ -54,8 +55,10 @@ function httpUrl(name: string, value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`${name} invalide : une adresse http:// ou https:// est attendue.`);
-  return url.toString().replace(/\/+$/, '');
+  return url;
 }
+
+const httpUrl = (name: string, value: string) => httpUrlOf(name, value).toString().replace(/\/+$/, '');
 
 /** SMTP_URL (`smtp://[user:password@]host[:port]` or `smtps://…`), SMTP_USER, SMTP_PASSWORD, SMTP_CA_FILE. */
 export function readSmtp(env: NodeJS.ProcessEnv): SmtpSettings | null {

@@ -1,4 +1,5 @@
 import type { TSupportLinks } from '@synchro/contracts';
+import { httpUrlOf } from './mail-env.ts';
 
 /** What running the server as a service reads (docs/production.md). */
 export interface OpsEnv {
@@ -19,18 +20,6 @@ const SUPPORT_VARIABLES = {
   editor: 'SUPPORT_EDITOR_URL',
 } as const;
 
-function httpUrl(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${name} invalide : une adresse http:// ou https:// est attendue.`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new Error(`${name} invalide : une adresse http:// ou https:// est attendue.`);
-  return url.href;
-}
-
 function port(name: string, value: string | undefined): number | null {
   if (value === undefined || value.trim() === '') return null;
   const n = Number(value);
@@ -43,7 +32,7 @@ export function readOpsEnv(env: NodeJS.ProcessEnv): OpsEnv {
   const supportLinks: TSupportLinks = {};
   for (const [key, name] of Object.entries(SUPPORT_VARIABLES) as [keyof TSupportLinks, string][]) {
     const value = env[name]?.trim();
-    if (value) supportLinks[key] = httpUrl(name, value);
+    if (value) supportLinks[key] = httpUrlOf(name, value).href;
   }
   const timeout = env.SHUTDOWN_TIMEOUT_SECONDS?.trim();
   const seconds = timeout ? Number(timeout) : 25;

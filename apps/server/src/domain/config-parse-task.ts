@@ -1,5 +1,14 @@
-import { ConfigXmlError, parseConfig, transferLayout, type TransferredLayout } from '@synchro/config-xml';
+import {
+  ConfigXmlError,
+  documentFromLayout,
+  parseConfig,
+  transferLayout,
+  type ConfigDocument,
+  type TransferredLayout,
+} from '@synchro/config-xml';
+import { OFFLOAD_MIN_BYTES, type Offload } from '../offload/pool.ts';
 import { defineTask } from '../offload/task.ts';
+import { parseStored, unreadableConfiguration } from './configurations.ts';
 
 /** A configuration's scan, done in a worker thread for a big text (config-cache.ts). */
 export type ParsedLayout =
@@ -32,4 +41,15 @@ function definedOnly<T extends Record<string, number | undefined>>(
 export function errorOfLayout(error: Extract<ParsedLayout, { error: unknown }>['error']): ConfigXmlError {
   const { code, message, ...details } = error;
   return new ConfigXmlError(code, message, details);
+}
+
+/**
+ * A stored configuration parsed as parseStored does (422 when unreadable), in a worker thread
+ * when it is big: a fresh document of its own (an edit may build trees in it), never the cache's.
+ */
+export async function parseStoredOffThread(offload: Offload, text: string): Promise<ConfigDocument> {
+  if (text.length < OFFLOAD_MIN_BYTES) return parseStored(text);
+  const out = await offload.run(parseConfigTask, { text });
+  if ('layout' in out) return documentFromLayout(text, out.layout);
+  throw unreadableConfiguration(errorOfLayout(out.error));
 }

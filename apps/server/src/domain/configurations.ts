@@ -5,8 +5,6 @@ import {
   generationOf,
   parseConfig,
   scopeGenerations,
-  sectionChanges,
-  sectionsChanged,
   type ConfigDocument,
   type ScopeGenerations,
 } from '@synchro/config-xml';
@@ -15,6 +13,8 @@ import type { Queryable } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
 import type { VersionRetention } from '../config/env.ts';
 import { pruneVersions } from './config-retention.ts';
+import { OFFLOAD_MIN_BYTES, type Offload } from '../offload/pool.ts';
+import { parseOrNull, versionChanges, versionChangesTask } from './version-changes.ts';
 
 /**
  * The stored ConfigConnecteur of each installation: the current text and its version
@@ -132,15 +132,6 @@ export async function insertFirstVersion(tx: Queryable, installationId: string, 
   );
 }
 
-function parseOrNull(text: string): ConfigDocument | null {
-  try {
-    return parseConfig(text);
-  } catch (err) {
-    if (err instanceof ConfigXmlError) return null;
-    throw err;
-  }
-}
-
 const jsonOf = <T>(v: unknown): T | null =>
   typeof v === 'string' ? (JSON.parse(v) as T) : ((v as T) ?? null);
 
@@ -198,6 +189,8 @@ async function ensureInHistory(
 export interface NewVersionOptions {
   /** `current.text` parsed, when the caller has it (saves a parse). */
   currentDoc?: ConfigDocument;
+  /** The worker threads: a big text's changes are computed there (version-changes.ts). */
+  offload?: Offload;
   /** Address of the console session that wrote it (authors 'user' and 'restore'). */
   address?: string | null;
   /** The connector's write: the history's lines (its text is not kept). */
@@ -246,15 +239,14 @@ export async function writeNewVersion(
     // The connector writes only nodes no console scope holds (config-xml CONNECTOR_OWNED).
     scopes = previousScopes;
   } else {
-    const after = parseOrNull(text);
-    const before = options.currentDoc ?? parseOrNull(current.text);
-    if (after) {
-      scopes = scopeGenerations(before, previousScopes, after, next);
-      if (previousScopes && before) {
-        sections = sectionsChanged(scopes, next);
-        if (!connector) summary = sectionChanges(before, after, sections).map((c) => c.summary);
-      }
-    }
+    const input = { beforeText: current.text, afterText: text, previousScopes, next, connector };
+    const changes =
+      options.offload && text.length >= OFFLOAD_MIN_BYTES
+        ? await options.offload.run(versionChangesTask, input)
+        : versionChanges({ ...input, before: options.currentDoc });
+    scopes = changes.scopes;
+    sections = changes.sections;
+    if (changes.summary) summary = changes.summary;
   }
   await tx.query(
     `INSERT INTO configuration_versions (installation_id, version, text, author, section, scopes, summary, address)

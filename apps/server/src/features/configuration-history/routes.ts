@@ -78,6 +78,7 @@ export function configurationHistoryRoutes(app: FastifyInstance, ctx: AppContext
         ifMatch,
         address: request.ip,
         retention: ctx.versionRetention,
+        offload: ctx.offload,
       });
     },
   );

@@ -37,6 +37,8 @@ import { cursorScope, decodeCursor, encodeCursor } from '../../domain/history-cu
 import type { Installation } from '../../domain/installations.ts';
 import { AppError } from '../../http/errors.ts';
 import { rawDiff, shownSection } from './raw-diff.ts';
+import { parseStoredOffThread } from '../../domain/config-parse-task.ts';
+import type { Offload } from '../../offload/pool.ts';
 
 /** The configuration history (docs/config-history.md): list, changes, raw diff, restore. */
 
@@ -292,6 +294,8 @@ export interface RestoreRequest {
   ifMatch: number;
   address: string;
   retention: VersionRetention;
+  /** The worker threads: a big configuration is scanned there, never on the request thread. */
+  offload: Offload;
 }
 
 /**
@@ -321,8 +325,11 @@ export async function restoreVersion(db: Db, req: RestoreRequest): Promise<TRest
     return await db.transaction(async (tx) => {
       const current = await lockConfiguration(tx, req.installation.id);
       if (req.ifMatch !== current.version) throw conflict();
-      const old = parseStored(await versionText(tx, req.installation.id, req.version));
-      const doc = parseStored(current.text);
+      const old = await parseStoredOffThread(
+        req.offload,
+        await versionText(tx, req.installation.id, req.version),
+      );
+      const doc = await parseStoredOffThread(req.offload, current.text);
       let text: string;
       try {
         text = restoreScopes(doc, old, [...new Set(sections.map((s) => KIND_OF_SECTION[s]))]);
@@ -344,6 +351,7 @@ export async function restoreVersion(db: Db, req: RestoreRequest): Promise<TRest
         {
           currentDoc: doc,
           address: req.address,
+          offload: req.offload,
         },
       );
       await audit(tx, {

@@ -55,6 +55,7 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
             payload,
             address: request.ip,
             retention: ctx.versionRetention,
+            offload: ctx.offload,
           });
         } catch (err) {
           if (!errorField || !(err instanceof AppError)) throw err;

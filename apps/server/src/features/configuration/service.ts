@@ -12,7 +12,6 @@ import { recordAudit } from '../../domain/audit.ts';
 import {
   conflict,
   lockConfiguration,
-  parseStored,
   scopeUnchangedSince,
   unreadableConfiguration,
   writeNewVersion,
@@ -20,6 +19,8 @@ import {
 import type { Installation } from '../../domain/installations.ts';
 import { AppError } from '../../http/errors.ts';
 import { invalidPayload } from '../../http/validate.ts';
+import { parseStoredOffThread } from '../../domain/config-parse-task.ts';
+import type { Offload } from '../../offload/pool.ts';
 import { SECTION_SAVERS } from './sections.ts';
 
 /** An edit's ConfigXmlError as the answer the administrator sees. */
@@ -51,6 +52,8 @@ export interface SaveRequest<K extends TSaveableSectionKey> {
   payload: TSectionPayloadNormal<K>;
   address: string;
   retention: VersionRetention;
+  /** The worker threads: a big configuration is scanned there, never on the request thread. */
+  offload: Offload;
 }
 
 /**
@@ -102,7 +105,7 @@ async function saveInTransaction<K extends TSaveableSectionKey>(
   const index = saver.index?.(payload);
   return db.transaction(async (tx) => {
     const current = await lockConfiguration(tx, installation.id);
-    const doc = parseStored(current.text);
+    const doc = await parseStoredOffThread(req.offload, current.text);
     if (
       req.ifMatch !== null &&
       req.ifMatch !== current.version &&
@@ -122,6 +125,7 @@ async function saveInTransaction<K extends TSaveableSectionKey>(
         : await writeNewVersion(tx, installation.id, current, text, 'user', kind, req.retention, {
             currentDoc: doc,
             address: req.address,
+            offload: req.offload,
           });
     const version = written?.version ?? current.version;
     await saver.alsoWrite?.(tx, installation, payload);

@@ -54,7 +54,7 @@ export async function repairStored(
         'repair',
         null,
         ctx.versionRetention,
-        { address },
+        { address, offload: ctx.offload },
       );
       await recordAudit(tx, {
         installationId: installation.id,
