@@ -38,13 +38,13 @@ async function idleWindow(pid: number): Promise<{ rss: number; cpuPerMin: number
 
 async function main() {
   const target = await prepareTarget('embedded', 'live');
-  const token = createInstallation(target, 'BENCHLIV', 'CLIENTLIV');
+  const token = createInstallation(target, 'BENCHLIV', 'CLIENTLIVE-BENCH-0001');
   void token;
   const server = await startServer(target, PORT);
   const pid = server.process.pid!;
   const requests: ClientRequest[] = [];
   try {
-    const cookie = await signIn(server.base, 'BENCHLIV', 'CLIENTLIV');
+    const cookie = await signIn(server.base, 'BENCHLIV', 'CLIENTLIVE-BENCH-0001');
     await sleep(3000);
     const base = await idleWindow(pid);
     const agent = new Agent({ keepAlive: false, maxSockets: Infinity });

@@ -4,6 +4,7 @@ import { restoreConnectorPartsAfterAll } from '../support/connector.ts';
 import { E2E_BASE_URL, E2E_PORT } from '../support/env.ts';
 import { connectorToken, devisXml, postRecords, record } from '../support/history-data.ts';
 import { signIn } from '../support/session.ts';
+import { shots } from '../support/shots.ts';
 
 // Live events (docs/live.md): what the connector API receives while a page is open shows up
 // without a reload; the server lost, a banner that goes away by itself.
@@ -81,6 +82,7 @@ test.describe('Live', () => {
     await seed(1, 4);
     const notice = page.getByRole('status').filter({ hasText: '3 nouveaux enregistrements —' });
     await expect(notice).toBeVisible();
+    await shots(page, 'live-new-records');
     // What was read stays where it was.
     expect(await page.getByRole('row').nth(1).textContent()).toBe(firstRow);
     await expect(page.getByText(refs[3]!)).toHaveCount(0);
@@ -101,16 +103,16 @@ test.describe('Live', () => {
     await page.route('**/api/**', (route) =>
       route.fulfill({ status: 503, body: '{"message":"Indisponible"}' }),
     );
-    // Any call: the user query when the window gets the focus again, here a screen change.
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-    await page.getByRole('link', { name: 'Planification' }).click();
+    // The save meets the lost server.
+    await page.getByRole('button', { name: 'Valider' }).click();
     const banner = page
       .getByRole('status')
       .filter({ hasText: 'Connexion au serveur perdue — nouvelle tentative…' });
     await expect(banner).toBeVisible();
-    await page.goBack();
+    await shots(page, 'live-connection-lost');
     await page.unroute('**/api/**');
     await expect(banner).toHaveCount(0, { timeout: 10_000 });
+    await expect(script).toHaveValue('echo « gardé »');
   });
 
   test('at start, a server answering 5xx: « Failed to fetch user data » with « Réessayer », not the login screen', async ({
@@ -121,6 +123,7 @@ test.describe('Live', () => {
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to fetch user data' });
     await expect(alert).toBeVisible();
     await expect(page.getByText('Veuillez entrer vos identifiants de connexion')).toHaveCount(0);
+    await shots(page, 'user-fetch-failed');
     const results = await new AxeBuilder({ page }).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await page.unroute('**/api/user');

@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { restoreSectionAfterAll } from '../support/sections.ts';
 import { pickOption } from '../support/select.ts';
 import { signIn } from '../support/session.ts';
+import { shots } from '../support/shots.ts';
 
 const TITLE = 'Planification des synchronisations';
 const SAVED = 'Les planifications ont été sauvegardées avec succès';
@@ -92,6 +93,8 @@ test.describe('Planification', () => {
     await expect(page.getByRole('region', { name: 'Incrémentale' })).toContainText(
       'Aucune synchronisation planifiée.',
     );
+    await complete.scrollIntoViewIfNeeded();
+    await shots(page, 'planning-next-runs');
     // Another zone, without summer time: the same line read in Tokyo.
     await pick(page, /^Fuseau horaire/, 'GMT+9 Japon (Tokyo)');
     await expect(complete.getByRole('listitem').first()).toHaveText('samedi 29/03/2025 02:30 (UTC+9)');

@@ -11,6 +11,7 @@ import {
 } from '../../../test/helpers/connector.ts';
 import { openTestDb, openTestDbPair, usingPostgres } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
+import { createLifecycle } from '../../lifecycle.ts';
 
 /** An open GET /api/events: the events read so far, by name. */
 interface Stream {
@@ -73,7 +74,7 @@ describe('GET /api/events', () => {
     stream.close();
   });
 
-  it('tells the streams of the installation, not another: records and transactions with their counts, a configuration saved elsewhere, the automate', async () => {
+  it('tells the streams of the installation, not another: records and transactions with their counts, a configuration saved elsewhere', async () => {
     const inst = await connectorInstallation(db, 'LIVE0002');
     const other = await connectorInstallation(db, 'LIVE0003');
     const mine = await openStream(app, await signIn(app, inst.syncId));
@@ -110,6 +111,21 @@ describe('GET /api/events', () => {
     expect(theirs.events).toEqual([]);
     mine.close();
     theirs.close();
+  });
+
+  it('SIGTERM (the lifecycle stopping) ends the open streams while the server still answers', async () => {
+    const lifecycle = createLifecycle();
+    const db2 = await openTestDb();
+    const app2 = await testApp(db2, { lifecycle });
+    await app2.listen({ port: 0, host: '127.0.0.1' });
+    const inst = await connectorInstallation(db2, 'LIVE0005');
+    const stream = await openStream(app2, await signIn(app2, inst.syncId));
+    const ended = new Promise<void>((resolve) => stream.res.on('end', () => resolve()));
+    lifecycle.stop();
+    await ended;
+    expect(app2.server.listening).toBe(true);
+    await app2.close();
+    await db2.close();
   });
 
   it('the server closing ends the open streams', async () => {

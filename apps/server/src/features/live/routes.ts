@@ -58,6 +58,12 @@ function eventOf(request: FastifyRequest, payload: unknown): LiveEvent | null {
 export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const hub = ctx.live;
   const open = new Set<() => void>();
+  const endAll = () => {
+    for (const end of [...open]) end();
+  };
+  // The server stopping (SIGTERM, lifecycle.ts) ends every stream (one listener for all of them):
+  // EventSource reconnects to the next server after `retry`.
+  ctx.lifecycle.signal.addEventListener('abort', endAll, { once: true });
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode >= 300) return payload;
     const event = eventOf(request, payload);
@@ -89,15 +95,13 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
       });
       const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
       const end = () => {
+        open.delete(end);
         clearInterval(heartbeat);
         unsubscribe();
-        ctx.lifecycle.signal.removeEventListener('abort', end);
         if (!res.writableEnded) res.end();
       };
-      // The server stopping (SIGTERM, lifecycle.ts) ends every stream: EventSource reconnects to the
-      // next server after `retry`.
-      ctx.lifecycle.signal.addEventListener('abort', end, { once: true });
       open.add(end);
+      if (ctx.lifecycle.stopping) end();
       request.raw.on('close', end);
       res.on('error', end);
     },
@@ -105,9 +109,7 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   // fastify's close waits for open connections: the streams end first (preClose), so that a stop
   // (main.ts, SIGTERM) or a test's close never waits on them.
-  app.addHook('preClose', async () => {
-    for (const end of [...open]) end();
-  });
+  app.addHook('preClose', async () => endAll());
   app.addHook('onClose', async () => {
     await hub.close();
   });
