@@ -39,7 +39,7 @@ function ActivityChart({ days }: { days: TActivityDay[] }) {
   const pct = (n: number) => `${(n / max) * 100}%`;
   const current = days[shown];
   return (
-    <div>
+    <div className="min-w-0">
       <p className="mb-3 min-h-10 text-sm" data-testid="activity-figures">
         {current ? (
           <>
@@ -48,7 +48,7 @@ function ActivityChart({ days }: { days: TActivityDay[] }) {
         ) : null}
       </p>
       <div
-        className="flex h-40 items-end gap-px border-b border-border sm:gap-1"
+        className="flex h-40 min-w-0 items-end gap-px overflow-hidden border-b border-border sm:gap-1"
         onMouseLeave={() => setShown(days.length - 1)}
       >
         {days.map((d, i) => (
@@ -105,7 +105,7 @@ function ActivityChart({ days }: { days: TActivityDay[] }) {
 /** The chart's table alternative (read by screen readers; shown on demand). */
 function ActivityTable({ days, visible }: { days: TActivityDay[]; visible: boolean }) {
   return (
-    <table className={cn('mt-3 w-full text-sm', !visible && 'sr-only')} data-testid="activity-table">
+    <table className={cn('mt-3 w-full text-sm', visible ? 'table-fixed' : 'sr-only')} data-testid="activity-table">
       <caption className="sr-only">Activité des 30 derniers jours</caption>
       <thead>
         <tr className="border-b border-border text-left text-muted-foreground">
