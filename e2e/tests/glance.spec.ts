@@ -123,13 +123,17 @@ test('Terminaux: each declared terminal has a state; the trace filters on a term
   expect(axe.violations).toEqual([]);
   await page.goto(`/transaction-logs?terminal=${TERMINAL}`);
   await expect(page.getByText(`Terminal : ${TERMINAL}`)).toBeVisible();
-  await expect(page.getByText('3 transactions')).toBeVisible();
+  const rows = page.getByRole('table', { name: 'Transactions' }).getByRole('row');
+  await expect(rows).toHaveCount(4);
+  await expect(rows.nth(1)).toContainText('7002');
 });
 
 test('screenshots at 1280 and 375 px', async ({ page }) => {
+  await signIn(page);
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
-    await openGeneral(page);
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Activité' })).toBeVisible();
     await page.locator(`a[data-day="${DAY}"]`).hover();
     await page.screenshot({ path: `${SHOTS}/general-activity-${width}.png`, fullPage: true });
     await page.goto(`/import-history?day=${DAY}&search=${RUN}`);

@@ -13,11 +13,17 @@ import { parsePayload } from './sections/payload.ts';
 
 describe('history queries', () => {
   it('defaults: page 1, 25 rows, no filter', () => {
-    expect(ZSyncHistoryQuery.parse({})).toEqual({ page: 1, pageSize: 25, errorOnly: false });
+    expect(ZSyncHistoryQuery.parse({})).toEqual({
+      page: 1,
+      pageSize: 25,
+      errorOnly: false,
+      waitingOnly: false,
+    });
     expect(ZSyncHistoryQuery.parse({ page: '', pageSize: ' ', search: '  ', date: '' })).toEqual({
       page: 1,
       pageSize: 25,
       errorOnly: false,
+      waitingOnly: false,
     });
   });
 

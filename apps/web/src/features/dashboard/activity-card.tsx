@@ -39,7 +39,7 @@ function ActivityChart({ days }: { days: TActivityDay[] }) {
   const pct = (n: number) => `${(n / max) * 100}%`;
   const current = days[shown];
   return (
-    <div>
+    <div className="min-w-0">
       <p className="mb-3 min-h-10 text-sm" data-testid="activity-figures">
         {current ? (
           <>
@@ -48,7 +48,7 @@ function ActivityChart({ days }: { days: TActivityDay[] }) {
         ) : null}
       </p>
       <div
-        className="flex h-40 items-end gap-px border-b border-border sm:gap-1"
+        className="flex h-40 min-w-0 items-end gap-px overflow-hidden border-b border-border sm:gap-1"
         onMouseLeave={() => setShown(days.length - 1)}
       >
         {days.map((d, i) => (
@@ -105,37 +105,39 @@ function ActivityChart({ days }: { days: TActivityDay[] }) {
 /** The chart's table alternative (read by screen readers; shown on demand). */
 function ActivityTable({ days, visible }: { days: TActivityDay[]; visible: boolean }) {
   return (
-    <table className={cn('mt-3 w-full text-sm', !visible && 'sr-only')} data-testid="activity-table">
-      <caption className="sr-only">Activité des 30 derniers jours</caption>
-      <thead>
-        <tr className="border-b border-border text-left text-muted-foreground">
-          <th scope="col" className="py-1 font-medium">
-            Jour
-          </th>
-          <th scope="col" className="py-1 text-right font-medium">
-            Enregistrements importés
-          </th>
-          <th scope="col" className="py-1 text-right font-medium">
-            En erreur
-          </th>
-          <th scope="col" className="py-1 text-right font-medium">
-            Transactions
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {days.map((d) => (
-          <tr key={d.day} className="border-b border-border/60">
-            <th scope="row" className="py-1 text-left font-normal">
-              {longDay(d.day)}
+    <div className={visible ? 'mt-3 overflow-x-auto' : 'sr-only'}>
+      <table className="w-full text-sm" data-testid="activity-table">
+        <caption className="sr-only">Activité des 30 derniers jours</caption>
+        <thead>
+          <tr className="border-b border-border text-left text-muted-foreground">
+            <th scope="col" className="py-1 font-medium">
+              Jour
             </th>
-            <td className="py-1 text-right tabular-nums">{formatNumber(d.records)}</td>
-            <td className="py-1 text-right tabular-nums">{formatNumber(d.errors)}</td>
-            <td className="py-1 text-right tabular-nums">{formatNumber(d.transactions)}</td>
+            <th scope="col" className="py-1 text-right font-medium">
+              Enregistrements importés
+            </th>
+            <th scope="col" className="py-1 text-right font-medium">
+              En erreur
+            </th>
+            <th scope="col" className="py-1 text-right font-medium">
+              Transactions
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {days.map((d) => (
+            <tr key={d.day} className="border-b border-border/60">
+              <th scope="row" className="py-1 text-left font-normal">
+                {longDay(d.day)}
+              </th>
+              <td className="py-1 text-right tabular-nums">{formatNumber(d.records)}</td>
+              <td className="py-1 text-right tabular-nums">{formatNumber(d.errors)}</td>
+              <td className="py-1 text-right tabular-nums">{formatNumber(d.transactions)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -37,7 +37,7 @@ export function DashboardView({ view, fetchedAt }: { view: TDashboardView; fetch
           <StorageWarning storage={view.storage} />
           <SyncActions view={view} fetchedAt={fetchedAt} />
         </div>
-        <div className="grid content-start gap-6 xl:col-span-12">
+        <div className="grid min-w-0 content-start gap-6 xl:col-span-12">
           <ActivityCards />
         </div>
         <div className="grid content-start gap-6 xl:col-span-7">
