@@ -71,7 +71,15 @@ export const isConnectorRoute = (r: AppRoute) =>
  * - `connector-record`: the connector API, one record named in the path.
  */
 export type RouteKind =
-  'public' | 'own' | 'record' | 'transaction' | 'mail' | 'connector' | 'connector-record';
+  | 'public'
+  | 'own'
+  /** An event stream of the signed-in installation: never ends, so checked only for its 401s (its isolation: features/live/live.test.ts). */
+  | 'stream'
+  | 'record'
+  | 'transaction'
+  | 'mail'
+  | 'connector'
+  | 'connector-record';
 
 export interface SampleContext {
   /** `data` of a GET of the signed-in installation's view (console routes). */
@@ -107,6 +115,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'GET /api/dashboard': { kind: 'own' },
   'GET /api/dashboard/activity': { kind: 'own' },
   'GET /api/terminals/activity': { kind: 'own' },
+  'GET /api/events': { kind: 'stream' },
   'GET /api/server-ip': { kind: 'own' },
   'POST /api/sync-automate': { kind: 'own', body: () => ({ type: 'C' }) },
   'GET /api/debug/xml-status': { kind: 'own' },

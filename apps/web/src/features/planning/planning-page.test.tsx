@@ -285,3 +285,27 @@ describe('Planification', () => {
     expect(await screen.findByRole('table')).toBeVisible();
   });
 });
+
+describe('Planification: the configuration saved elsewhere', () => {
+  it('edits under way stay when the section is refetched at a newer version, and the screen says so', async () => {
+    let data = view;
+    mockApi({
+      'GET /api/user': () => json(user),
+      'GET /api/config/planifications': () => json(data),
+      'GET /api/dashboard': () => json({}),
+    });
+    const { queryClient } = renderApp('/planning');
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole('button', { name: 'Ajouter' }));
+    expect(rows()).toHaveLength(3);
+    expect(screen.queryByText(/modifiée ailleurs/)).toBeNull();
+    // What the live event « config » does (app/shell/live-events.ts): the sections refetched.
+    data = { ...view, version: 8 };
+    await queryClient.invalidateQueries({ queryKey: ['config'] });
+    expect(await screen.findByRole('alert')).toHaveTextContent(/La configuration a été modifiée ailleurs/);
+    expect(rows()).toHaveLength(3);
+    await u.click(screen.getByRole('button', { name: 'Recharger' }));
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(screen.queryByText(/modifiée ailleurs/)).toBeNull();
+  });
+});
