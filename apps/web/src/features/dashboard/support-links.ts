@@ -12,7 +12,11 @@ export interface SupportLink {
 }
 
 const SUPPORT_TEXTS: readonly Omit<SupportLink, 'href'>[] = [
-  { key: 'remote', label: 'Assistance à distance', description: "Téléchargez l'outil de prise en main à distance" },
+  {
+    key: 'remote',
+    label: 'Assistance à distance',
+    description: "Téléchargez l'outil de prise en main à distance",
+  },
   { key: 'support', label: 'Site support', description: 'Guides, questions fréquentes et tickets' },
   { key: 'customer', label: 'Espace client', description: 'Licences, factures et téléchargements' },
   { key: 'editor', label: "Site de l'éditeur", description: 'Actualités et nouveautés du connecteur' },
