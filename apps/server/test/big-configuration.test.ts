@@ -44,6 +44,17 @@ function bigData(chars: number): string {
   return `<Data><CMB_STOCK_DEPOT>${Array.from({ length: count }, (_, k) => depot(k)).join('')}</CMB_STOCK_DEPOT></Data>`;
 }
 
+/** An installation whose configuration passes OFFLOAD_MIN_BYTES (a big `Data` from its connector). */
+async function withBigConfiguration(syncId: string) {
+  const inst = await connectorInstallation(db, syncId);
+  const app = await testApp(db, { offload: watched });
+  const written = await connectorCall(app, 'PATCH', '/configuration', inst.token, {
+    Data: bigData(OFFLOAD_MIN_BYTES),
+  });
+  expect(written.statusCode, written.body).toBe(200);
+  return { inst, app };
+}
+
 describe('a big configuration', () => {
   it('is read through the worker thread, with the same values; an unreadable one gives the same error', async () => {
     const inst = await connectorInstallation(db, 'BIGCFG01');
@@ -95,16 +106,8 @@ describe('a big configuration', () => {
   });
 
   it('is edited by the connector in the worker thread: same text as here, a new sync reported, a refused patch', async () => {
-    const inst = await connectorInstallation(db, 'BIGCFG02');
-    const app = await testApp(db, { offload: watched });
+    const { inst, app } = await withBigConfiguration('BIGCFG02');
     try {
-      expect(
-        (
-          await connectorCall(app, 'PATCH', '/configuration', inst.token, {
-            Data: bigData(OFFLOAD_MIN_BYTES),
-          })
-        ).statusCode,
-      ).toBe(200);
       const before = (await getConfiguration(db, inst.id)).text;
       ran.length = 0;
       const patch = { DerSynchro: { DateHeure: '202611261015', TypeDeSync: 'C' }, Info: { Version: '9.9' } };
@@ -128,16 +131,8 @@ describe('a big configuration', () => {
   });
 
   it('is saved from a screen and restored with its scans and changes in the worker thread', async () => {
-    const inst = await connectorInstallation(db, 'BIGCFG03');
-    const app = await testApp(db, { offload: watched });
+    const { inst, app } = await withBigConfiguration('BIGCFG03');
     try {
-      expect(
-        (
-          await connectorCall(app, 'PATCH', '/configuration', inst.token, {
-            Data: bigData(OFFLOAD_MIN_BYTES),
-          })
-        ).statusCode,
-      ).toBe(200);
       const cookie = await signIn(app, 'BIGCFG03');
       const view = (await app.inject({ url: '/api/config/complement', headers: { cookie } })).json().data;
       const before = await getConfiguration(db, inst.id);
