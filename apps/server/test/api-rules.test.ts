@@ -167,13 +167,22 @@ describe('errors', () => {
 
 describe('security headers', () => {
   it('every answer carries CSP, nosniff, frame deny and a referrer policy; API answers are not cached', async () => {
-    const res = await app.inject({ url: '/api/user', headers: { cookie } });
+    const res = await app.inject({ url: '/api/server-ip', headers: { cookie } });
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('the repeated reads (/api/user) are kept by the browser only and revalidated: private, no-cache with an ETag, same security headers', async () => {
+    const res = await app.inject({ url: '/api/user', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(res.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 
