@@ -4,7 +4,9 @@ import userEvent from '@testing-library/user-event';
 import type { TConfigChanges, TConfigHistoryPage, TConfigVersionRow } from '@synchro/contracts';
 import { demoUser } from '../../test/fixtures.ts';
 import { PARIS } from '../../test/history-fixtures.ts';
-import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
+import { json, mockApi, renderApp, renderWithProviders, type Handler } from '../../test/render-app.tsx';
+import { AppProviders } from '../../app/providers.tsx';
+import { RestoreDialog } from './restore-dialog.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -162,5 +164,30 @@ describe('Historique de la configuration', () => {
     await waitFor(() => expect(sent).toEqual({ body: { sections: ['sources'] }, ifMatch: '"12"' }));
     expect(await screen.findByText('Restauration impossible')).toBeVisible();
     expect(screen.getByText('La configuration a été modifiée depuis…')).toBeVisible();
+  });
+
+  it('« Restaurer » sends the version seen when the dialog opened, even if the screen refreshed to a newer one meanwhile', async () => {
+    let ifMatch: string | null = null;
+    mockApi({
+      'GET /api/configuration-history/9/changes': () =>
+        json({ ...changes, version: 9, against: 'current', otherVersion: 12 }),
+      'POST /api/configuration-history/9/restore': (init) => {
+        ifMatch = new Headers(init.headers).get('If-Match');
+        return json({ message: 'La configuration a été modifiée depuis…', code: 'conflict' }, 409);
+      },
+    });
+    const view = renderWithProviders(
+      <RestoreDialog row={row(9)} currentVersion={12} onClose={() => undefined} />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Restaurer la version 9' });
+    await within(dialog).findByRole('checkbox', { name: 'Base de données source' });
+    // A connector write: the screen now shows version 13, the dialog still the changes against 12.
+    view.rerender(
+      <AppProviders queryClient={view.queryClient}>
+        <RestoreDialog row={row(9)} currentVersion={13} onClose={() => undefined} />
+      </AppProviders>,
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: /^Restaurer la section/ }));
+    await waitFor(() => expect(ifMatch).toBe('"12"'));
   });
 });

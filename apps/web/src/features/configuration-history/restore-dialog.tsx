@@ -18,7 +18,11 @@ import { useRestore, useVersionChanges } from './config-history-api.ts';
 
 export interface RestoreDialogProps {
   row: TConfigVersionRow | null;
-  /** The current version the screen shows (sent as If-Match). */
+  /**
+   * The current version the screen shows when the dialog opens: sent as If-Match, kept as it was
+   * at opening, so that a write elsewhere meanwhile (which refreshes the screen) makes the
+   * restore a 409 instead of applying changes the user has not seen.
+   */
   currentVersion: number;
   onClose: () => void;
 }
@@ -29,6 +33,7 @@ export interface RestoreDialogProps {
  */
 export function RestoreDialog({ row, currentVersion, onClose }: RestoreDialogProps) {
   const version = row?.version ?? null;
+  const [seenVersion] = useState(currentVersion);
   const changes = useVersionChanges(version, 'current');
   const sections = changes.data?.sections ?? [];
   // Every differing section is ticked; the page mounts the dialog anew for each version.
@@ -50,7 +55,7 @@ export function RestoreDialog({ row, currentVersion, onClose }: RestoreDialogPro
     restore.mutate(
       {
         version,
-        current: currentVersion,
+        current: seenVersion,
         sections: sections.map((s) => s.section).filter((s) => chosen.has(s)),
       },
       {
