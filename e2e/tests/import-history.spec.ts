@@ -368,6 +368,8 @@ test.describe("Historique d'importation", () => {
   });
 
   test('has no axe violations, and shows one card per record on a phone', async ({ page }) => {
+    // Two axe passes over a full page of records: over 30 s when the machine is loaded.
+    test.setTimeout(60_000);
     await openSearched(page);
     await expect(page.getByText('Page 1 sur 2')).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);

@@ -85,6 +85,9 @@ test.describe('with a relay and a drive provider', () => {
   let own: OwnServer;
 
   test.beforeAll(async () => {
+    // A server of its own on a fresh embedded database, created then started (two cold starts of
+    // PGlite and its migrations): about 30 s on a loaded 2-core machine.
+    test.setTimeout(120_000);
     relay = new SMTPServer({
       authOptional: true,
       disabledCommands: ['AUTH', 'STARTTLS'],
