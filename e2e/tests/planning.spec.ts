@@ -93,8 +93,12 @@ test.describe('Planification', () => {
     await expect(page.getByRole('region', { name: 'Incrémentale' })).toContainText(
       'Aucune synchronisation planifiée.',
     );
-    await complete.scrollIntoViewIfNeeded();
-    await shots(page, 'planning-next-runs');
+    // The runs under the sticky header and the save bar, at each width.
+    await shots(page, 'planning-next-runs', () =>
+      page
+        .getByRole('heading', { name: 'Prochaines synchronisations' })
+        .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 100)),
+    );
     // Another zone, without summer time: the same line read in Tokyo.
     await pick(page, /^Fuseau horaire/, 'GMT+9 Japon (Tokyo)');
     await expect(complete.getByRole('listitem').first()).toHaveText('samedi 29/03/2025 02:30 (UTC+9)');
