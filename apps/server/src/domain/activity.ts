@@ -64,7 +64,9 @@ export async function countActivityIn(db: Db, installationId: string, zone: stri
     );
     if (current?.zone === zone) return;
     await tx.query('DELETE FROM import_record_zone_day_counts WHERE installation_id = $1', [installationId]);
-    await tx.query('DELETE FROM transaction_log_zone_day_counts WHERE installation_id = $1', [installationId]);
+    await tx.query('DELETE FROM transaction_log_zone_day_counts WHERE installation_id = $1', [
+      installationId,
+    ]);
     await tx.query(
       `INSERT INTO import_record_zone_day_counts (installation_id, day, total, errors)
        SELECT installation_id, (quarter AT TIME ZONE $2)::date, sum(total), sum(errors)
