@@ -32,6 +32,11 @@ export function connectorToken(port: number): string {
   return readFileSync(path.join(tmpdir(), `synchro-e2e-${port}-connector-token`), 'utf8').trim();
 }
 
+/** The connector token of the second installation (E2EOFF01), which no simulator writes to. */
+export function offlineConnectorToken(port: number): string {
+  return readFileSync(path.join(tmpdir(), `synchro-e2e-${port}-offline-connector-token`), 'utf8').trim();
+}
+
 async function post(baseUrl: string, token: string, route: string, body: unknown): Promise<void> {
   const res = await fetch(`${baseUrl}/api/connector/v1/${route}`, {
     method: 'POST',

@@ -13,6 +13,9 @@ const port = process.env.E2E_PORT ?? '5055';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'synchro-e2e-'));
 // Read by the specs that put the connector's parts of the configuration back (support/connector.ts).
 const tokenFile = path.join(tmpdir(), `synchro-e2e-${port}-connector-token`);
+// The second installation's, read by the specs that send it transactions (no simulator writes
+// there: its figures are the spec's alone).
+const offlineTokenFile = path.join(tmpdir(), `synchro-e2e-${port}-offline-connector-token`);
 const env = {
   ...process.env,
   DATA_DIR: dataDir,
@@ -50,7 +53,7 @@ function createInstallation(syncId, clientId) {
 
 if (!buildSimulatorIfNeeded()) process.exit(1);
 const token = createInstallation('E2EDEMO1', 'e2e-client-secret-4242');
-createInstallation('E2EOFF01', 'e2e-offline-secret-4242');
+const offlineToken = createInstallation('E2EOFF01', 'e2e-offline-secret-4242');
 
 // The second installation's automate last reported 30 hours ago (port 9 of loopback: nobody
 // listens), written before the server opens the database: the dashboard shows it offline.
@@ -62,6 +65,7 @@ await pg.query(
 );
 await pg.close();
 writeFileSync(tokenFile, token, { mode: 0o600 });
+writeFileSync(offlineTokenFile, offlineToken, { mode: 0o600 });
 
 const server = spawn(process.execPath, ['apps/server/dist/main.js'], { env, stdio: 'inherit' });
 let simulator = null;
@@ -100,5 +104,6 @@ server.on('exit', (code) => {
   simulator?.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(tokenFile, { force: true });
+  rmSync(offlineTokenFile, { force: true });
   process.exit(code ?? 0);
 });

@@ -93,13 +93,34 @@ test.describe('Planification', () => {
     await expect(page.getByRole('region', { name: 'Incrémentale' })).toContainText(
       'Aucune synchronisation planifiée.',
     );
-    await complete.scrollIntoViewIfNeeded();
-    await shots(page, 'planning-next-runs');
+    // The runs under the sticky header and the save bar, at each width.
+    await shots(page, 'planning-next-runs', () =>
+      page
+        .getByRole('heading', { name: 'Prochaines synchronisations' })
+        .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 100)),
+    );
     // Another zone, without summer time: the same line read in Tokyo.
     await pick(page, /^Fuseau horaire/, 'GMT+9 Japon (Tokyo)');
     await expect(complete.getByRole('listitem').first()).toHaveText('samedi 29/03/2025 02:30 (UTC+9)');
     const results = await new AxeBuilder({ page }).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
+
+  test('next runs across the autumn change of Europe/Paris: 02:30 on the last Sunday of October runs once, at UTC+2', async ({
+    page,
+  }) => {
+    // Friday 24 October 2025, 13:00 in Paris (UTC+2); the clocks go back at 03:00 on Sunday the 26th.
+    await page.clock.setFixedTime(new Date('2025-10-24T11:00:00Z'));
+    await open(page);
+    await page.getByRole('button', { name: 'Ajouter' }).click();
+    await pick(page, 'Heure de synchronisation, planification 1', '02:30');
+    await expect(page.getByRole('region', { name: 'Complète' }).getByRole('listitem')).toHaveText([
+      'samedi 25/10/2025 02:30 (UTC+2)',
+      'dimanche 26/10/2025 02:30 (UTC+2)',
+      'lundi 27/10/2025 02:30 (UTC+1)',
+      'mardi 28/10/2025 02:30 (UTC+1)',
+      'mercredi 29/10/2025 02:30 (UTC+1)',
+    ]);
   });
 
   test('has no axe violations, with rows', async ({ page }) => {

@@ -3,7 +3,13 @@ import { addInstallation } from '../../test/helpers/app.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
 import { insertRecords, insertTransactions } from '../../test/helpers/history.ts';
 import type { Db } from '../db/types.ts';
-import { readActivityDays, readTerminalsActivity, readToHandle } from './activity.ts';
+import { countActivityIn, readDashboardActivity, readTerminalsActivity } from './activity.ts';
+
+const readActivityDays = async (id: string, zone: string, now: Date) =>
+  (await readDashboardActivity(db, id, zone, now)).days;
+const countedZone = async (id: string) =>
+  (await db.query<{ zone: string }>('SELECT zone FROM activity_zone WHERE installation_id = $1', [id]))[0]
+    ?.zone;
 
 let db: Db;
 let installationId: string;
@@ -34,8 +40,13 @@ async function scannedDays(zone: string) {
   return { rows, tx };
 }
 
-async function expectCountersRight(zone: string, now: Date) {
-  const days = await readActivityDays(db, installationId, zone, now);
+/**
+ * `kept`: the day counters were already kept in `zone` (the triggers wrote them, no rebuild
+ * hides a mistake of theirs).
+ */
+async function expectCountersRight(zone: string, now: Date, kept = true) {
+  if (kept) expect(await countedZone(installationId)).toBe(zone);
+  const { days, toHandle } = await readDashboardActivity(db, installationId, zone, now);
   const { rows, tx } = await scannedDays(zone);
   for (const d of days) {
     const r = rows.find((x) => x.day === d.day);
@@ -51,14 +62,14 @@ async function expectCountersRight(zone: string, now: Date) {
      FROM import_records WHERE installation_id = $1`,
     [installationId],
   );
-  expect(await readToHandle(db, installationId)).toEqual(states);
+  expect(toHandle).toEqual(states);
 }
 
 const NOW = new Date('2025-03-31T10:00:00Z');
 
 describe('activity counters (migration 014)', () => {
   it('gives 30 days of the zone, oldest first, ending today, zeros included', async () => {
-    const days = await readActivityDays(db, otherId, 'Europe/Paris', NOW);
+    const days = await readActivityDays(otherId, 'Europe/Paris', NOW);
     expect(days).toHaveLength(30);
     expect(days[0]?.day).toBe('2025-03-02');
     expect(days[29]).toEqual({ day: '2025-03-31', records: 0, errors: 0, transactions: 0 });
@@ -79,7 +90,7 @@ describe('activity counters (migration 014)', () => {
       { ID: 't1', DateHeureTrt: '2025-03-30T22:30:00Z', Err: 1, IDTablette: 'T1' },
       { ID: 't2', DateHeureTrt: '2025-03-30T08:00:00Z', IDTablette: 'T2' },
     ]);
-    const paris = await readActivityDays(db, installationId, 'Europe/Paris', NOW);
+    const paris = await readActivityDays(installationId, 'Europe/Paris', NOW);
     expect(paris.find((d) => d.day === '2025-03-30')).toEqual({
       day: '2025-03-30',
       records: 4,
@@ -92,15 +103,21 @@ describe('activity counters (migration 014)', () => {
       errors: 1,
       transactions: 1,
     });
-    const india = await readActivityDays(db, installationId, 'Asia/Kolkata', NOW);
+    const india = await readActivityDays(installationId, 'Asia/Kolkata', NOW);
     expect(india.find((d) => d.day === '2025-03-30')?.records).toBe(2);
     expect(india.find((d) => d.day === '2025-03-31')?.records).toBe(3);
-    await expectCountersRight('Europe/Paris', NOW);
-    await expectCountersRight('Asia/Kolkata', NOW);
-    expect(await readToHandle(db, otherId)).toEqual({ errors: 0, waiting: 0 });
+    // Each zone change rebuilds the day counters from the quarters.
+    await expectCountersRight('Europe/Paris', NOW, false);
+    await expectCountersRight('Asia/Kolkata', NOW, false);
+    expect((await readDashboardActivity(db, otherId, 'Europe/Paris', NOW)).toHandle).toEqual({
+      errors: 0,
+      waiting: 0,
+    });
   });
 
   it('stays right when a record changes state, day, or goes, one row or many', async () => {
+    // From here on the triggers keep the day counters of Paris.
+    await expectCountersRight('Europe/Paris', NOW, false);
     await db.query(`UPDATE import_records SET etat = -1 WHERE installation_id = $1 AND id_interne = 'r1'`, [
       installationId,
     ]);
@@ -141,6 +158,38 @@ describe('activity counters (migration 014)', () => {
       installationId,
     ]);
     await expectCountersRight('Europe/Paris', NOW);
+  });
+
+  it('keeps the days through a many-row insert, and rebuilds them in a new zone after pending writes', async () => {
+    await expectCountersRight('Europe/Paris', NOW);
+    await db.query(
+      `INSERT INTO import_records (installation_id, id_interne, date_heure, etat, enreg)
+       SELECT $1, 'm' || i, timestamptz '2025-03-29T20:00:00Z' + make_interval(mins => i * 7), i % 3 - 1, '<x/>'
+       FROM generate_series(1, 500) AS i`,
+      [installationId],
+    );
+    await expectCountersRight('Europe/Paris', NOW);
+    // A writer that has not committed yet: the rebuild in another zone waits for it (PostgreSQL;
+    // PGlite runs one transaction at a time anyway), then counts its rows.
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const writer = db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO import_records (installation_id, id_interne, date_heure, etat, enreg)
+         VALUES ($1, 'pending', '2025-03-05T20:00:00Z', -1, '<x/>')`,
+        [installationId],
+      );
+      written();
+      await committed;
+    });
+    await wrote;
+    const rebuild = countActivityIn(db, installationId, 'Asia/Kolkata');
+    setTimeout(commit, 300);
+    await Promise.all([writer, rebuild]);
+    await expectCountersRight('Asia/Kolkata', NOW);
+    await expectCountersRight('Europe/Paris', NOW, false);
   });
 
   it('gives each terminal its newest exchange and its figures of the last 24 hours', async () => {

@@ -16,8 +16,9 @@ export function NewItemsNotice({ list, queryKey }: { list: LiveList; queryKey: r
   return (
     <div role="status" className="pointer-events-none fixed inset-x-0 bottom-4 z-40 flex justify-center px-4">
       {count > 0 ? (
-        <div className="pointer-events-auto flex items-center gap-2 rounded-full border border-primary/30 bg-card py-1 pr-1 pl-4 text-sm shadow-lg">
-          <span>{newRecordsLabel(count)} —</span>
+        <div className="pointer-events-auto flex items-center gap-2 rounded-full border border-primary/30 bg-card py-1 pr-1 pl-3 text-sm shadow-lg sm:pl-4">
+          {/* The dash stays with the words: never alone on a line of a narrow screen. */}
+          <span className="whitespace-nowrap">{newRecordsLabel(count)}&nbsp;—</span>
           <Button
             type="button"
             size="sm"

@@ -33,11 +33,25 @@ export function dayFigures(d: TActivityDay): string {
   ].join(', ');
 }
 
+/** The scale's top: the highest figure rounded up to 1, 2 or 5 × 10ⁿ (at least 2, halved evenly). */
+export function scaleTop(highest: number): number {
+  if (highest <= 2) return 2;
+  const power = 10 ** Math.floor(Math.log10(highest));
+  const step = [1, 2, 5, 10].find((m) => m * power >= highest) ?? 10;
+  return step * power;
+}
+
+/** The days given a date under the chart: every seventh from the last one back. */
+const TICK_EVERY = 7;
+
 function ActivityChart({ days }: { days: TActivityDay[] }) {
   const [shown, setShown] = useState<number>(days.length - 1);
-  const max = Math.max(1, ...days.map((d) => Math.max(d.records, d.transactions)));
-  const pct = (n: number) => `${(n / max) * 100}%`;
+  const top = scaleTop(Math.max(...days.map((d) => Math.max(d.records, d.transactions)), 0));
+  const pct = (n: number) => `${(n / top) * 100}%`;
   const current = days[shown];
+  const ticks = days
+    .map((d, i) => ({ day: d.day, i }))
+    .filter(({ i }) => (days.length - 1 - i) % TICK_EVERY === 0);
   return (
     <div className="min-w-0">
       <p className="mb-3 min-h-10 text-sm" data-testid="activity-figures">
@@ -47,45 +61,71 @@ function ActivityChart({ days }: { days: TActivityDay[] }) {
           </>
         ) : null}
       </p>
-      <div
-        className="flex h-40 min-w-0 items-end gap-px overflow-hidden border-b border-border sm:gap-1"
-        onMouseLeave={() => setShown(days.length - 1)}
-      >
-        {days.map((d, i) => (
+      <div className="flex min-w-0 gap-2">
+        <div
+          className="relative h-40 w-8 shrink-0 text-right text-xs text-muted-foreground tabular-nums"
+          aria-hidden="true"
+        >
+          <span className="absolute top-0 right-0 -translate-y-1/2">{formatNumber(top)}</span>
+          <span className="absolute top-1/2 right-0 -translate-y-1/2">{formatNumber(top / 2)}</span>
+          <span className="absolute bottom-0 right-0 translate-y-1/2">0</span>
+        </div>
+        <div className="relative min-w-0 flex-1">
+          <div className="pointer-events-none absolute inset-x-0 top-0 border-t border-dashed border-border" />
+          <div className="pointer-events-none absolute inset-x-0 top-1/2 border-t border-dashed border-border" />
           <div
-            key={d.day}
-            className={cn(
-              'relative flex h-full min-w-0 flex-1 items-end justify-center gap-px rounded-t-sm',
-              i === shown && 'bg-muted',
-            )}
-            onMouseEnter={() => setShown(i)}
+            className="relative flex h-40 min-w-0 items-end gap-px overflow-hidden border-b border-border sm:gap-1"
+            onMouseLeave={() => setShown(days.length - 1)}
           >
-            <Link
-              href={dayHref(d.day)}
-              className="flex h-full flex-1 items-end justify-center gap-px rounded-t-sm outline-offset-1 focus-visible:outline-2 focus-visible:outline-primary"
-              aria-label={`${longDay(d.day)} : ${dayFigures(d)}. Ouvrir l’historique de ce jour`}
-              onFocus={() => setShown(i)}
-              data-day={d.day}
-            >
-              <span className="relative w-1/2 max-w-3 bg-primary" style={{ height: pct(d.records) }} />
-              <span className="w-1/2 max-w-3 bg-[#7aa7b0]" style={{ height: pct(d.transactions) }} />
-            </Link>
-            {d.errors > 0 ? (
-              <Link
-                href={dayHref(d.day, true)}
-                className="absolute bottom-0 left-0 w-1/2 bg-destructive outline-offset-1 focus-visible:outline-2 focus-visible:outline-destructive"
-                style={{ height: `max(3px, ${pct(d.errors)})` }}
-                aria-label={`${longDay(d.day)} : ${formatNumber(d.errors)} en erreur. Ouvrir les erreurs de ce jour`}
-                onFocus={() => setShown(i)}
-                data-errors-day={d.day}
-              />
-            ) : null}
+            {days.map((d, i) => (
+              <div
+                key={d.day}
+                className={cn(
+                  'relative flex h-full min-w-0 flex-1 items-end justify-center gap-px rounded-t-sm',
+                  i === shown && 'bg-muted',
+                )}
+                onMouseEnter={() => setShown(i)}
+              >
+                <Link
+                  href={dayHref(d.day)}
+                  className="flex h-full flex-1 items-end justify-center gap-px rounded-t-sm outline-offset-1 focus-visible:outline-2 focus-visible:outline-primary"
+                  aria-label={`${longDay(d.day)} : ${dayFigures(d)}. Ouvrir l’historique de ce jour`}
+                  onFocus={() => setShown(i)}
+                  data-day={d.day}
+                >
+                  <span className="relative w-1/2 max-w-3 bg-primary" style={{ height: pct(d.records) }} />
+                  <span className="w-1/2 max-w-3 bg-[#7aa7b0]" style={{ height: pct(d.transactions) }} />
+                </Link>
+                {d.errors > 0 ? (
+                  <Link
+                    href={dayHref(d.day, true)}
+                    className="absolute bottom-0 left-0 w-1/2 bg-destructive outline-offset-1 focus-visible:outline-2 focus-visible:outline-destructive"
+                    style={{ height: `max(3px, ${pct(d.errors)})` }}
+                    aria-label={`${longDay(d.day)} : ${formatNumber(d.errors)} en erreur. Ouvrir les erreurs de ce jour`}
+                    onFocus={() => setShown(i)}
+                    data-errors-day={d.day}
+                  />
+                ) : null}
+              </div>
+            ))}
           </div>
-        ))}
-      </div>
-      <div className="mt-1 flex justify-between text-xs text-muted-foreground" aria-hidden="true">
-        <span>{days[0] ? shortDay(days[0].day) : ''}</span>
-        <span>{days.at(-1) ? shortDay(days.at(-1)!.day) : ''}</span>
+          <div className="relative mt-1 h-4 text-xs text-muted-foreground" aria-hidden="true">
+            {ticks.map(({ day, i }) => (
+              <span
+                key={day}
+                className={cn(
+                  'absolute top-0 whitespace-nowrap',
+                  i === days.length - 1 ? '-translate-x-full' : i < 2 ? '' : '-translate-x-1/2',
+                )}
+                style={{
+                  left: i === days.length - 1 ? '100%' : `${((i + 0.5) / days.length) * 100}%`,
+                }}
+              >
+                {shortDay(day)}
+              </span>
+            ))}
+          </div>
+        </div>
       </div>
       <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground" aria-hidden="true">
         <li className="flex items-center gap-1.5">

@@ -94,7 +94,7 @@ export default function TerminalsPage() {
   if (terminals && lists.data) {
     const form = section.form;
     body = (
-      <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[18rem_minmax(0,1fr)] [&>*]:min-w-0">
         <TerminalList terminals={terminals} selected={selected} onSelect={select} activity={activity} />
         {form ? (
           <TerminalEditor
