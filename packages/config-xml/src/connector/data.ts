@@ -27,8 +27,8 @@ function isXmlBlank(c: number): boolean {
  */
 export function checkDataElement(text: string): string {
   const max = CONNECTOR_LIMITS.dataMaxBytes;
-  const bytes = utf8ByteLength(text, max);
-  if (bytes > max) {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: a text that short is not counted.
+  if (text.length * 3 > max && utf8ByteLength(text, max) > max) {
     const size = (utf8ByteLength(text) / MB).toFixed(1).replace('.', ',');
     throw dataError(
       'too-large',

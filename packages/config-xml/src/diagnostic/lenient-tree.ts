@@ -1,5 +1,5 @@
 import { MAX_DEPTH } from '../xml/scan.ts';
-import { segments } from './segments.ts';
+import { kindAt, segmentTable, SELF_CLOSING, sharedPass, nameStart } from './segments.ts';
 
 /** What the lenient walk knows of one element path (root excluded, '/'-joined, e.g. 'Info/Serial'). */
 export interface TLenientPath {
@@ -32,9 +32,17 @@ export interface TLenientTree {
   paths: Map<string, TLenientPath>;
 }
 
+/** One element path seen by the walk: a trie over names, so a child's path costs one lookup. */
+interface TPathNode {
+  path: string;
+  stats: TLenientPath | null;
+  wanted: boolean;
+  kids: Map<string, TPathNode>;
+}
+
 interface TOpen {
   name: string;
-  path: string;
+  node: TPathNode;
   stats: TLenientPath | null;
   collect: boolean;
   section: TTopLevelSection | null;
@@ -46,28 +54,54 @@ interface TOpen {
  * Gives the root, the top-level sections with their offsets and per-path counts and raw texts.
  * Nesting is tracked down to MAX_DEPTH, which keeps the walk linear on any input.
  */
-export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set()): TLenientTree {
+export function walkLenient(text: string, wanted: ReadonlySet<string> = NOTHING): TLenientTree {
+  // Shared inside withSegmentTable (by text, then by set of wanted paths).
+  const walks = sharedPass(text, 'lenient', () => new Map<ReadonlySet<string>, TLenientTree>());
+  let tree = walks.get(wanted);
+  if (tree === undefined) {
+    tree = walk(text, wanted);
+    walks.set(wanted, tree);
+  }
+  return tree;
+}
+
+const NOTHING: ReadonlySet<string> = new Set();
+
+function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
   const tree: TLenientTree = { root: null, sections: [], paths: new Map() };
   const stack: TOpen[] = [];
-  /** Path of a child by its parent's path and its name: no string built per element. */
-  const childPaths = new Map<string, Map<string, string>>();
-  const childPath = (parent: string, name: string): string => {
-    let byName = childPaths.get(parent);
-    if (byName === undefined) {
-      byName = new Map();
-      childPaths.set(parent, byName);
+  const rootNode: TPathNode = { path: '', stats: null, wanted: false, kids: new Map() };
+  /** The node of a child of `parent` named `name` (created with its stats on first sight). */
+  const childNode = (parent: TPathNode, name: string): TPathNode => {
+    let node = parent.kids.get(name);
+    if (node === undefined) {
+      const path = parent.path !== '' ? `${parent.path}/${name}` : name;
+      let stats = tree.paths.get(path);
+      if (stats === undefined) {
+        stats = { count: 0 };
+        tree.paths.set(path, stats);
+      }
+      node = { path, stats, wanted: wanted.has(path), kids: new Map() };
+      parent.kids.set(name, node);
     }
-    let path = byName.get(name);
-    if (path === undefined) {
-      path = parent !== '' ? `${parent}/${name}` : name;
-      byName.set(name, path);
-    }
-    return path;
+    return node;
   };
   let rootClosed = false;
   /** Open elements whose text is being collected. */
   let collecting = 0;
-  for (const segment of segments(text)) {
+  const table = segmentTable(text);
+  for (let k = 0; k < table.count; k++) {
+    const kind = kindAt(table, k);
+    const start = table.starts[k] as number;
+    const name =
+      kind === 'start' || kind === 'end' ? text.slice(nameStart(kind, start), table.nameEnds[k]) : '';
+    const segment = {
+      kind,
+      start,
+      end: table.ends[k] as number,
+      name,
+      selfClosing: ((table.flags[k] as number) & SELF_CLOSING) !== 0,
+    };
     const top = stack[stack.length - 1];
     if (segment.kind === 'text' || segment.kind === 'cdata') {
       if (top?.collect && top.stats) top.stats.raw += text.slice(segment.start, segment.end);
@@ -84,7 +118,7 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
           endTagStart: -1,
         };
         if (!segment.selfClosing)
-          stack.push({ name: segment.name, path: '', stats: null, collect: false, section: null });
+          stack.push({ name: segment.name, node: rootNode, stats: null, collect: false, section: null });
         else rootClosed = true;
         continue;
       }
@@ -93,14 +127,10 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
       if (stack.length >= MAX_DEPTH) continue;
       if (collecting > 0)
         for (const open of stack) if (open.collect && open.stats) open.stats.hasChildren = true;
-      const path = childPath(top ? top.path : '', segment.name);
-      let stats = tree.paths.get(path);
-      if (stats === undefined) {
-        stats = { count: 0 };
-        tree.paths.set(path, stats);
-      }
+      const node = childNode(top ? top.node : rootNode, segment.name);
+      const stats = node.stats as TLenientPath;
       stats.count += 1;
-      const collect = stats.count === 1 && wanted.has(path);
+      const collect = stats.count === 1 && node.wanted;
       if (collect) stats.raw = '';
       let section: TTopLevelSection | null = null;
       if (stack.length === 1) {
@@ -108,7 +138,7 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
         tree.sections.push(section);
       }
       if (!segment.selfClosing) {
-        stack.push({ name: segment.name, path, stats, collect, section });
+        stack.push({ name: segment.name, node, stats, collect, section });
         if (collect) collecting += 1;
       }
       continue;
