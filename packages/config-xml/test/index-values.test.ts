@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayValue, escapeText, parseConfig } from '../src/index.ts';
+import {
+  displayValue,
+  escapeText,
+  parseConfig,
+  readDataLists,
+  readExternalCalendars,
+  readGlobalAuthorizations,
+  readTerminals,
+} from '../src/index.ts';
 import { isPlainAscii } from '../src/xml/index.ts';
 import { FIXTURE } from './helpers.ts';
 
@@ -52,5 +60,24 @@ describe('ElementIndex values', () => {
       expect(ix.childWithId(0, ix.idOf(name))).toBe(ix.child(0, name));
     }
     expect(ix.childWithId(-1, ix.idOf('Info'))).toBe(-1);
+  });
+});
+
+describe('views read once per document (ConfigDocument.memo)', () => {
+  it('hands out copies: changing one view leaves the next reads as they were', () => {
+    const doc = parseConfig(FIXTURE);
+    const fresh = parseConfig(FIXTURE);
+    const lists = readDataLists(doc);
+    const calendars = readExternalCalendars(doc);
+    const global = readGlobalAuthorizations(doc);
+    lists.salaries.splice(0, 1);
+    const first = lists.techniciens[0];
+    if (first) first.Nom = 'changé';
+    calendars.employees.length = 0;
+    global.authorizations.splice(0);
+    expect(readDataLists(doc)).toEqual(readDataLists(fresh));
+    expect(readExternalCalendars(doc)).toEqual(readExternalCalendars(fresh));
+    expect(readGlobalAuthorizations(doc)).toEqual(readGlobalAuthorizations(fresh));
+    expect(readTerminals(doc)).toEqual(readTerminals(fresh));
   });
 });

@@ -87,12 +87,28 @@ function familiesOf(ix: ElementIndex, list: number, item: string): TFamily[] {
   return [...families.values()];
 }
 
+/** A copy of an employee list (the memo's own objects are never handed out). */
+function copyEmployees(list: readonly TEmployee[]): TEmployee[] {
+  return list.map((e) => ({ IDInterne: e.IDInterne, Nom: e.Nom, Prenom: e.Prenom }));
+}
+
+/**
+ * Data/CMB_SALARIES/SALARIES or Data/CMB_TECHNICIENS/TECHNICIENS, read once per document (the
+ * Data lists and the external calendars both show them). Read-only: copy before returning it.
+ */
+export function storedEmployees(doc: ConfigDocument, kind: 'SALARIES' | 'TECHNICIENS'): readonly TEmployee[] {
+  return doc.memo(`employees:${kind}`, () => {
+    const ix = doc.index;
+    return employeesOf(ix, ix.child(sectionOf(ix, 'Data'), `CMB_${kind}`), kind);
+  });
+}
+
 export function readDataLists(doc: ConfigDocument): TDataLists {
   const ix = doc.index;
   const data = sectionOf(ix, 'Data');
   return {
-    salaries: employeesOf(ix, ix.child(data, 'CMB_SALARIES'), 'SALARIES'),
-    techniciens: employeesOf(ix, ix.child(data, 'CMB_TECHNICIENS'), 'TECHNICIENS'),
+    salaries: copyEmployees(storedEmployees(doc, 'SALARIES')),
+    techniciens: copyEmployees(storedEmployees(doc, 'TECHNICIENS')),
     agendas: agendasOf(ix, data),
     depots: depotsOf(ix, data),
     famillesArticles: familiesOf(ix, ix.child(data, 'CMB_FAMILLEARTICLE'), 'FAMILLEARTICLE'),
@@ -107,6 +123,19 @@ export function readDataLists(doc: ConfigDocument): TDataLists {
  * appearance.
  */
 export function readGlobalAuthorizations(doc: ConfigDocument): TGlobalAuthorizations {
+  const stored = storedGlobalAuthorizations(doc);
+  return {
+    authorizations: stored.authorizations.map((a) => ({ ID: a.ID, Libelle: a.Libelle })),
+    from: stored.from,
+  };
+}
+
+/** The global feature list, read once per document (every terminal view needs it). Read-only. */
+export function storedGlobalAuthorizations(doc: ConfigDocument): Readonly<TGlobalAuthorizations> {
+  return doc.memo('global-authorizations', () => globalAuthorizations(doc));
+}
+
+function globalAuthorizations(doc: ConfigDocument): TGlobalAuthorizations {
   const ix = doc.index;
   const seen = new Set<string>();
   const authorizations: { ID: string; Libelle: string }[] = [];

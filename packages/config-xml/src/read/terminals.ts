@@ -1,7 +1,7 @@
 import { TERMINAL_FREE_NAME, type TTerminalView, type TTerminalsView } from '@synchro/contracts';
 import type { ConfigDocument } from '../document.ts';
 import type { ElementIndex } from '../xml/index.ts';
-import { readGlobalAuthorizations } from './data-lists.ts';
+import { storedGlobalAuthorizations } from './data-lists.ts';
 import { rootSection as sectionOf, textOf, textOfId } from './ix-values.ts';
 
 /** Autorise value as the view shows it: 1, -1, or 0 for anything else. */
@@ -23,7 +23,7 @@ function terminalFrom(
   t: number,
   xmlIndex: number,
   displayName: string,
-  global: { ID: string; Libelle: string }[],
+  global: readonly { ID: string; Libelle: string }[],
   names: TAuthorizationNames,
 ): TTerminalView {
   const filtres = ix.child(t, 'Filtres');
@@ -71,7 +71,7 @@ export function readTerminals(doc: ConfigDocument): TTerminalsView {
     used.add(key);
     return name;
   });
-  const global = readGlobalAuthorizations(doc).authorizations;
+  const global = storedGlobalAuthorizations(doc).authorizations;
   const authorizationNames: TAuthorizationNames = {
     list: ix.idOf('Autorisations'),
     item: ix.idOf('Autorisation'),
