@@ -63,7 +63,7 @@ export function editConnectorParts(
 ): string {
   const p = validatePayload(ZConnectorConfigPatch, patch);
   const original = asDocument(input);
-  const data = p.Data === undefined ? null : checkDataElement(p.Data);
+  const data = p.Data === undefined ? null : checkDataElement(p.Data, original);
   checkSourceIndexes(original, p.Sources ?? []);
 
   const info = Object.entries(p.Info ?? {});
