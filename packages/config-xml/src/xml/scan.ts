@@ -1,3 +1,4 @@
+import { utf8ByteLength } from '@synchro/contracts';
 import { ConfigXmlError, errorAt } from '../errors.ts';
 import { isXmlCodePoint } from './escape.ts';
 import { ElementIndex } from './index.ts';
@@ -116,6 +117,11 @@ function mo(bytes: number): string {
 /** Refuses a text over the size limit, before any parsing. */
 export function checkSize(text: string, maxBytes: number = DEFAULT_MAX_BYTES): void {
   if (text.length * 3 <= maxBytes) return;
+  // A quick native count first. utf8ByteLength counts a lone high surrogate as 3 bytes and the
+  // unit after it on its own, utf8LengthOver as 4 with that unit: the latter is never more than
+  // one byte above (a high surrogate ending the text), so within the limit with that byte spare
+  // by the quick count means within it here too.
+  if (utf8ByteLength(text) + 1 <= maxBytes) return;
   const bytes = text.length > maxBytes ? text.length : utf8LengthOver(text, maxBytes);
   if (bytes > maxBytes) {
     throw new ConfigXmlError(
