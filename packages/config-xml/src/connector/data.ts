@@ -30,9 +30,17 @@ function isXmlBlank(c: number): boolean {
  * result and every refusal are the same as without it.
  */
 export function checkDataElement(text: string, stored?: ConfigDocument): string {
+  return checkData(text, stored, false);
+}
+
+/**
+ * checkDataElement; `sizeChecked` when the text has passed the same size rule already (the
+ * patch schema's, ZConnectorConfigPatch: utf8ByteLength within CONNECTOR_LIMITS.dataMaxBytes).
+ */
+export function checkData(text: string, stored: ConfigDocument | undefined, sizeChecked: boolean): string {
   const max = CONNECTOR_LIMITS.dataMaxBytes;
   // A UTF-16 unit is at most 3 UTF-8 bytes: a text that short is not counted.
-  if (text.length * 3 > max && utf8ByteLength(text, max) > max) {
+  if (!sizeChecked && text.length * 3 > max && utf8ByteLength(text, max) > max) {
     const size = (utf8ByteLength(text) / MB).toFixed(1).replace('.', ',');
     throw dataError(
       'too-large',

@@ -10,7 +10,7 @@ import { ConfigXmlError } from '../errors.ts';
 import { escapeText } from '../xml/escape.ts';
 import { checkSize } from '../xml/scan.ts';
 import { childNamed, childrenNamed, serialize, touch, xmlText, XText, type XElement } from '../xml/tree.ts';
-import { checkDataElement } from './data.ts';
+import { checkData } from './data.ts';
 
 /**
  * The nodes the connector owns and writes through PATCH /api/connector/v1/configuration. No
@@ -63,7 +63,8 @@ export function editConnectorParts(
 ): string {
   const p = validatePayload(ZConnectorConfigPatch, patch);
   const original = asDocument(input);
-  const data = p.Data === undefined ? null : checkDataElement(p.Data, original);
+  // The schema has checked the Data's size (the same rule as checkDataElement's).
+  const data = p.Data === undefined ? null : checkData(p.Data, original, true);
   checkSourceIndexes(original, p.Sources ?? []);
 
   const info = Object.entries(p.Info ?? {});
