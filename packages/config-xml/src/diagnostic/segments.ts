@@ -127,11 +127,11 @@ function opensMarkup(text: string, at: number): boolean {
 }
 
 /** Codes of the segment kinds (the index in KIND_CODES). */
-const TEXT = 0;
-const START = 1;
-const END = 2;
+export const TEXT = 0;
+export const START = 1;
+export const END = 2;
 const COMMENT = 3;
-const CDATA = 4;
+export const CDATA = 4;
 const PI = 5;
 const DOCTYPE = 6;
 
