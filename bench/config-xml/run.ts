@@ -39,6 +39,7 @@ function main(): void {
     `Run \`npx tsx bench/config-xml/run.ts\` (documents generated under bench/config-xml/.generated/, not committed).`,
     `Machine: ${describeMachine()}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     'Medians of N runs after a warm-up, all in one process; on a shared machine they move by up to ~2× between runs.',
+    'The goals are judged on paired ratios (bench/config-xml/paired.ts: each round times the operation and its floor one after the other, median of the rounds), measured in this same run after the table.',
     '',
     ...table,
     '',

@@ -58,14 +58,13 @@ export function decodeConnectorText(stored: string): string {
   while (i < n && stored.charCodeAt(i) < 0x80) i++;
   if (i === n) return stored; // ASCII: identical in both conventions
   // Strict UTF-8 decoding of the bytes (same rules as a fatal TextDecoder): any fault keeps the
-  // text as it is.
-  const units: number[] = [];
-  for (let k = 0; k < i; k++) units.push(stored.charCodeAt(k));
+  // text as it is. ASCII stretches are copied as slices, each sequence adds its character.
+  let out = '';
+  let copied = 0;
   while (i < n) {
     const b0 = byteOf(stored.charCodeAt(i));
     if (b0 < 0) return stored;
     if (b0 < 0x80) {
-      units.push(b0);
       i++;
       continue;
     }
@@ -95,21 +94,12 @@ export function decodeConnectorText(stored: string): string {
       hi = 0xbf;
       cp = (cp << 6) | (b & 0x3f);
     }
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
-    } else units.push(cp);
+    // Bytes below 0x80 are ASCII characters (byteOf maps nothing else there): copied as slices.
+    out += stored.slice(copied, i) + String.fromCodePoint(cp);
     i += need + 1;
+    copied = i;
   }
-  return fromUnits(units);
-}
-
-function fromUnits(units: number[]): string {
-  if (units.length <= 4096) return String.fromCharCode.apply(null, units);
-  const parts: string[] = [];
-  for (let k = 0; k < units.length; k += 4096)
-    parts.push(String.fromCharCode.apply(null, units.slice(k, k + 4096)));
-  return parts.join('');
+  return copied === 0 ? stored : out + stored.slice(copied);
 }
 
 /** Stored form, in the connector's convention, of a value typed by the administrator. */

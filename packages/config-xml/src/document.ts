@@ -30,6 +30,7 @@ export class ConfigDocument {
   readonly layout: DocumentLayout;
   readonly src: SourceText;
   private readonly parsed = new Map<string, XElement | null>();
+  private readonly memos = new Map<string, unknown>();
 
   constructor(text: string, layout: DocumentLayout) {
     this.text = text;
@@ -40,6 +41,15 @@ export class ConfigDocument {
   /** Every element of the document (built by the validating scan), for the readers. */
   get index(): ElementIndex {
     return this.layout.index;
+  }
+
+  /**
+   * A value computed once per document (the Data lists two views read, the global authorisations
+   * every terminal view needs). Callers never hand it out as it is: they copy what they return.
+   */
+  memo<T>(key: string, compute: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, compute());
+    return this.memos.get(key) as T;
   }
 
   /** Range of the first root child with that name, or null. */

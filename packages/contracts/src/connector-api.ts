@@ -126,7 +126,10 @@ export const ZConnectorConfigPatch = z.object({
       .string({ error: 'élément <Data> attendu (texte XML)' })
       .refine((v) => v.trim() !== '', 'élément <Data> attendu (texte XML)')
       .refine(
-        (v) => utf8ByteLength(v, CONNECTOR_LIMITS.dataMaxBytes) <= CONNECTOR_LIMITS.dataMaxBytes,
+        // A UTF-16 unit is at most 3 UTF-8 bytes: a text that short cannot be over (no count).
+        (v) =>
+          v.length * 3 <= CONNECTOR_LIMITS.dataMaxBytes ||
+          utf8ByteLength(v, CONNECTOR_LIMITS.dataMaxBytes) <= CONNECTOR_LIMITS.dataMaxBytes,
         `au plus ${nf.format(CONNECTOR_LIMITS.dataMaxBytes / MB)} Mo`,
       )
       .optional(),

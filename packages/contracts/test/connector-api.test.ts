@@ -440,6 +440,16 @@ describe('helpers', () => {
     expect(utf8ByteLength('éééé', 3)).toBe(4);
   });
 
+  it('counts as a UTF-8 encoder does (lone surrogates as U+FFFD), natively or not', () => {
+    const encoder = new TextEncoder();
+    const units = ['a', 'é', '€', '\ud83d\ude00', '\ud83d', '\ude00', '\ud83d\ud83d', '\u0000'];
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      for (let k = n % 13; k > 0; k--) text += units[(n * 7 + k * 3) % units.length];
+      expect(utf8ByteLength(text)).toBe(encoder.encode(text).length);
+    }
+  });
+
   it('normalises base64 and tells its decoded size', () => {
     expect(normaliseBase64('QUJD')).toBe('QUJD');
     expect(normaliseBase64('QUJDRA')).toBe('QUJDRA==');

@@ -157,6 +157,9 @@ function diagnose(text: string): TConfigDiagnostic {
 
 /** The diagnostic with the names of tags written inside secrets hidden from its messages. */
 function withoutSecretNames(text: string, d: TConfigDiagnostic): TConfigDiagnostic {
+  // Only a `<` of a message can start a name to hide: without one, no need to look for them.
+  const messages = [d.parseError ?? '', ...d.issues.map((i) => i.message)];
+  if (!messages.some((m) => m.includes('<'))) return d;
   const names = secretTagNames(text);
   if (names.length === 0) return d;
   return {

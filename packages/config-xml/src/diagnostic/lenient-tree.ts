@@ -1,5 +1,5 @@
 import { MAX_DEPTH } from '../xml/scan.ts';
-import { segments } from './segments.ts';
+import { CDATA, END, segmentTable, SELF_CLOSING, sharedPass, START, TEXT } from './segments.ts';
 
 /** What the lenient walk knows of one element path (root excluded, '/'-joined, e.g. 'Info/Serial'). */
 export interface TLenientPath {
@@ -32,9 +32,17 @@ export interface TLenientTree {
   paths: Map<string, TLenientPath>;
 }
 
+/** One element path seen by the walk: a trie over names, so a child's path costs one lookup. */
+interface TPathNode {
+  path: string;
+  stats: TLenientPath | null;
+  wanted: boolean;
+  kids: Map<string, TPathNode>;
+}
+
 interface TOpen {
   name: string;
-  path: string;
+  node: TPathNode;
   stats: TLenientPath | null;
   collect: boolean;
   section: TTopLevelSection | null;
@@ -46,45 +54,59 @@ interface TOpen {
  * Gives the root, the top-level sections with their offsets and per-path counts and raw texts.
  * Nesting is tracked down to MAX_DEPTH, which keeps the walk linear on any input.
  */
-export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set()): TLenientTree {
+export function walkLenient(text: string, wanted: ReadonlySet<string> = NOTHING): TLenientTree {
+  // Shared inside withSegmentTable (by text, then by set of wanted paths).
+  const walks = sharedPass(text, 'lenient', () => new Map<ReadonlySet<string>, TLenientTree>());
+  let tree = walks.get(wanted);
+  if (tree === undefined) {
+    tree = walk(text, wanted);
+    walks.set(wanted, tree);
+  }
+  return tree;
+}
+
+const NOTHING: ReadonlySet<string> = new Set();
+
+function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
   const tree: TLenientTree = { root: null, sections: [], paths: new Map() };
   const stack: TOpen[] = [];
-  /** Path of a child by its parent's path and its name: no string built per element. */
-  const childPaths = new Map<string, Map<string, string>>();
-  const childPath = (parent: string, name: string): string => {
-    let byName = childPaths.get(parent);
-    if (byName === undefined) {
-      byName = new Map();
-      childPaths.set(parent, byName);
+  const rootNode: TPathNode = { path: '', stats: null, wanted: false, kids: new Map() };
+  /** The node of a child of `parent` named `name` (created with its stats on first sight). */
+  const childNode = (parent: TPathNode, name: string): TPathNode => {
+    let node = parent.kids.get(name);
+    if (node === undefined) {
+      const path = parent.path !== '' ? `${parent.path}/${name}` : name;
+      let stats = tree.paths.get(path);
+      if (stats === undefined) {
+        stats = { count: 0 };
+        tree.paths.set(path, stats);
+      }
+      node = { path, stats, wanted: wanted.has(path), kids: new Map() };
+      parent.kids.set(name, node);
     }
-    let path = byName.get(name);
-    if (path === undefined) {
-      path = parent !== '' ? `${parent}/${name}` : name;
-      byName.set(name, path);
-    }
-    return path;
+    return node;
   };
   let rootClosed = false;
   /** Open elements whose text is being collected. */
   let collecting = 0;
-  for (const segment of segments(text)) {
+  const table = segmentTable(text);
+  for (let k = 0; k < table.count; k++) {
+    const kind = table.kinds[k] as number;
+    const start = table.starts[k] as number;
+    const end = table.ends[k] as number;
     const top = stack[stack.length - 1];
-    if (segment.kind === 'text' || segment.kind === 'cdata') {
-      if (top?.collect && top.stats) top.stats.raw += text.slice(segment.start, segment.end);
+    if (kind === TEXT || kind === CDATA) {
+      if (top?.collect && top.stats) top.stats.raw += text.slice(start, end);
       continue;
     }
-    if (segment.kind === 'start' && segment.name !== '') {
+    const nameEnd = table.nameEnds[k] as number;
+    if (kind === START && nameEnd > start + 1) {
+      const name = text.slice(start + 1, nameEnd);
+      const selfClosing = ((table.flags[k] as number) & SELF_CLOSING) !== 0;
       if (stack.length === 0) {
         if (tree.root !== null || rootClosed) continue;
-        tree.root = {
-          name: segment.name,
-          start: segment.start,
-          startTagEnd: segment.end,
-          selfClosing: segment.selfClosing,
-          endTagStart: -1,
-        };
-        if (!segment.selfClosing)
-          stack.push({ name: segment.name, path: '', stats: null, collect: false, section: null });
+        tree.root = { name, start, startTagEnd: end, selfClosing, endTagStart: -1 };
+        if (!selfClosing) stack.push({ name, node: rootNode, stats: null, collect: false, section: null });
         else rootClosed = true;
         continue;
       }
@@ -93,29 +115,27 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
       if (stack.length >= MAX_DEPTH) continue;
       if (collecting > 0)
         for (const open of stack) if (open.collect && open.stats) open.stats.hasChildren = true;
-      const path = childPath(top ? top.path : '', segment.name);
-      let stats = tree.paths.get(path);
-      if (stats === undefined) {
-        stats = { count: 0 };
-        tree.paths.set(path, stats);
-      }
+      const node = childNode(top ? top.node : rootNode, name);
+      const stats = node.stats as TLenientPath;
       stats.count += 1;
-      const collect = stats.count === 1 && wanted.has(path);
+      const collect = stats.count === 1 && node.wanted;
       if (collect) stats.raw = '';
       let section: TTopLevelSection | null = null;
       if (stack.length === 1) {
-        section = { name: segment.name, start: segment.start, end: segment.selfClosing ? segment.end : -1 };
+        section = { name, start, end: selfClosing ? end : -1 };
         tree.sections.push(section);
       }
-      if (!segment.selfClosing) {
-        stack.push({ name: segment.name, path, stats, collect, section });
+      if (!selfClosing) {
+        stack.push({ name, node, stats, collect, section });
         if (collect) collecting += 1;
       }
       continue;
     }
-    if (segment.kind === 'end') {
+    if (kind === END) {
+      // The end tag's name is compared in place with the open names (no string per end tag).
+      const length = nameEnd - start - 2;
       let at = stack.length - 1;
-      while (at >= 0 && stack[at]?.name !== segment.name) at -= 1;
+      while (at >= 0 && !namedAt(text, start + 2, length, (stack[at] as TOpen).name)) at -= 1;
       if (at < 0) continue;
       while (stack.length > at + 1) {
         const left = stack.pop();
@@ -124,15 +144,22 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = new Set(
       }
       const closed = stack.pop();
       if (closed?.collect) collecting -= 1;
-      if (closed?.section) closed.section.end = segment.end;
+      if (closed?.section) closed.section.end = end;
       if (stack.length === 0 && tree.root) {
-        tree.root.endTagStart = segment.start;
+        tree.root.endTagStart = start;
         rootClosed = true;
       }
     }
   }
   for (const left of stack) if (left.collect && left.stats) left.stats.unclosed = true;
   return tree;
+}
+
+/** Whether text[from, from + length) is `name`. */
+function namedAt(text: string, from: number, length: number, name: string): boolean {
+  if (name.length !== length) return false;
+  for (let i = 0; i < length; i++) if (text.charCodeAt(from + i) !== name.charCodeAt(i)) return false;
+  return true;
 }
 
 /** Expand the five predefined entities and character references of a raw text. */

@@ -41,13 +41,35 @@ export interface TLineIndex {
 }
 
 export function lineIndex(text: string): TLineIndex {
-  let starts: number[] | null = null;
-  const get = (): number[] => (starts ??= lineStarts(text));
+  // Line starts are found as far as the offsets asked for need them (a diagnostic asks for the
+  // lines of a few first occurrences, mostly early in the document), all of them for `count`.
+  const starts = [0];
+  let searched = 0;
+  const upTo = (offset: number): void => {
+    while (searched !== -1 && searched <= offset) {
+      const at = text.indexOf('\n', searched);
+      if (at === -1) searched = -1;
+      else {
+        starts.push(at + 1);
+        searched = at + 1;
+      }
+    }
+  };
+  const toLine = (line: number): void => {
+    while (starts.length <= line && searched !== -1) upTo(searched);
+  };
   return {
-    lineOf: (offset) => lineOf(get(), offset),
-    content: (line) => lineContent(text, get(), line),
+    lineOf: (offset) => {
+      upTo(offset);
+      return lineOf(starts, offset);
+    },
+    content: (line) => {
+      toLine(line);
+      return lineContent(text, starts, line);
+    },
     get count() {
-      return get().length;
+      upTo(text.length);
+      return starts.length;
     },
   };
 }

@@ -59,11 +59,20 @@ function isNameStart(code: number): boolean {
   );
 }
 
-function readName(text: string, from: number): string {
+/** 1 for the ASCII characters of a lenient name: one load per character. */
+const ASCII_LENIENT_NAME = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_LENIENT_NAME[c] = isLenientNameCode(c) ? 1 : 0;
+
+/** End of a lenient name starting at `from`. */
+function nameEndAt(text: string, from: number): number {
   let end = from;
   const length = text.length;
-  while (end < length && isLenientNameCode(text.charCodeAt(end))) end += 1;
-  return text.slice(from, end);
+  while (end < length) {
+    const c = text.charCodeAt(end);
+    if (c < 0x80 ? ASCII_LENIENT_NAME[c] !== 1 : !isLenientNameCode(c)) break;
+    end += 1;
+  }
+  return end;
 }
 
 /** Set by the functions below, beside the end they return (no tuple allocated per segment). */
@@ -117,45 +126,81 @@ function opensMarkup(text: string, at: number): boolean {
   return isNameStart(next);
 }
 
+/** Codes of the segment kinds (the index in KIND_CODES). */
+export const TEXT = 0;
+export const START = 1;
+export const END = 2;
+const COMMENT = 3;
+export const CDATA = 4;
+const PI = 5;
+const DOCTYPE = 6;
+
+/**
+ * The segment the last call of lexAt found: its kind code, end, name end (start and end tags)
+ * and flags. Fields of one module object, read right after the call: no object per segment.
+ */
+const lexed = { kind: TEXT, end: 0, nameEnd: 0, selfClosing: false, unterminated: false };
+
+/**
+ * The lexer: cuts the segment starting at `pos` (< text.length) into `lexed`. Text runs to the
+ * next '<' that opens markup; markup is recognised by its opening characters.
+ */
+function lexAt(text: string, pos: number): void {
+  let lt = text.indexOf('<', pos);
+  while (lt !== -1 && !opensMarkup(text, lt)) lt = text.indexOf('<', lt + 1);
+  lexed.selfClosing = false;
+  lexed.nameEnd = pos;
+  if (lt !== pos) {
+    lexed.kind = TEXT;
+    lexed.end = lt === -1 ? text.length : lt;
+    lexed.unterminated = false;
+    return;
+  }
+  if (text.startsWith('<!--', lt)) {
+    lexed.kind = COMMENT;
+    lexed.end = delimited(text, lt + 4, '-->');
+  } else if (text.startsWith('<![CDATA[', lt)) {
+    lexed.kind = CDATA;
+    lexed.end = delimited(text, lt + 9, ']]>');
+  } else if (text.charCodeAt(lt + 1) === 63) {
+    lexed.kind = PI;
+    lexed.end = delimited(text, lt + 2, '?>');
+  } else if (text.charCodeAt(lt + 1) === 33) {
+    lexed.kind = DOCTYPE;
+    lexed.end = doctypeEnd(text, lt + 2);
+  } else if (text.charCodeAt(lt + 1) === 47) {
+    // A lenient name holds no quote, '<' or '>': the tag's end is looked for after it.
+    lexed.kind = END;
+    lexed.nameEnd = nameEndAt(text, lt + 2);
+    lexed.end = tagEnd(text, lexed.nameEnd);
+  } else {
+    lexed.kind = START;
+    lexed.nameEnd = nameEndAt(text, lt + 1);
+    lexed.end = tagEnd(text, lexed.nameEnd);
+    lexed.selfClosing = !lastUnterminated && text.charCodeAt(lexed.end - 2) === 47;
+  }
+  lexed.unterminated = lastUnterminated;
+}
+
+/** Offset where the name of a start or end tag segment begins. */
+export function nameStart(kind: TSegmentKind, start: number): number {
+  return kind === 'end' ? start + 2 : start + 1;
+}
+
 export function* segments(text: string): Generator<TSegment> {
-  let pos = 0;
   const length = text.length;
-  while (pos < length) {
-    let lt = text.indexOf('<', pos);
-    while (lt !== -1 && !opensMarkup(text, lt)) lt = text.indexOf('<', lt + 1);
-    const textEnd = lt === -1 ? length : lt;
-    if (textEnd > pos) {
-      yield { kind: 'text', start: pos, end: textEnd, name: '', selfClosing: false, unterminated: false };
-    }
-    if (lt === -1) return;
-    let kind: TSegmentKind;
-    let end: number;
-    let name = '';
-    let selfClosing = false;
-    if (text.startsWith('<!--', lt)) {
-      kind = 'comment';
-      end = delimited(text, lt + 4, '-->');
-    } else if (text.startsWith('<![CDATA[', lt)) {
-      kind = 'cdata';
-      end = delimited(text, lt + 9, ']]>');
-    } else if (text.charCodeAt(lt + 1) === 63) {
-      kind = 'pi';
-      end = delimited(text, lt + 2, '?>');
-    } else if (text.charCodeAt(lt + 1) === 33) {
-      kind = 'doctype';
-      end = doctypeEnd(text, lt + 2);
-    } else if (text.charCodeAt(lt + 1) === 47) {
-      kind = 'end';
-      name = readName(text, lt + 2);
-      end = tagEnd(text, lt + 2);
-    } else {
-      kind = 'start';
-      name = readName(text, lt + 1);
-      end = tagEnd(text, lt + 1);
-      selfClosing = !lastUnterminated && text.charCodeAt(end - 2) === 47;
-    }
-    yield { kind, start: lt, end, name, selfClosing, unterminated: lastUnterminated };
-    pos = end;
+  for (let pos = 0; pos < length; pos = lexed.end) {
+    lexAt(text, pos);
+    const kind = KIND_CODES[lexed.kind] as TSegmentKind;
+    const name = kind === 'start' || kind === 'end' ? text.slice(nameStart(kind, pos), lexed.nameEnd) : '';
+    yield {
+      kind,
+      start: pos,
+      end: lexed.end,
+      name,
+      selfClosing: lexed.selfClosing,
+      unterminated: lexed.unterminated,
+    };
   }
 }
 
@@ -168,58 +213,146 @@ export interface TSegmentTable {
   ends: Int32Array;
   /** Index in KIND_CODES of each segment's kind. */
   kinds: Uint8Array;
+  /** End of the name of start and end tags (the segment's start otherwise). */
+  nameEnds: Int32Array;
+  /** Bit 1: self-closing start tag; bit 2: unterminated. */
+  flags: Uint8Array;
 }
+
+export const SELF_CLOSING = 1;
+export const UNTERMINATED = 2;
 
 /** Kind of segment `k` of a table. */
 export function kindAt(table: TSegmentTable, k: number): TSegmentKind {
   return KIND_CODES[table.kinds[k] as number] as TSegmentKind;
 }
 
-/** The table shared by the passes of one diagnostic or repair (withSegmentTable). */
-let scope: { text: string | null; table: TSegmentTable | null } | null = null;
+/** What the passes of one diagnostic or repair share (withSegmentTable), for the last text seen. */
+interface TScope {
+  text: string | null;
+  table: TSegmentTable | null;
+  /** Results of whole-text passes on `text` (the strict scan, the lenient walk), by name. */
+  results: Map<string, unknown>;
+}
+
+let scope: TScope | null = null;
 
 /**
  * Runs `task` with the segment table of `text` shared: the diagnostic and the repair look for
  * several patterns in the data of the same text, and each used to walk the lexer again. Inside the
- * task the table of the last text asked for is kept; it is dropped when the task ends (no text is
- * kept alive between calls).
+ * task the table (and the passes of sharedPass) of the last text asked for are kept; they are
+ * dropped when the task ends (no text is kept alive between calls).
  */
 export function withSegmentTable<T>(task: () => T): T {
-  const outer = scope;
-  scope = { text: null, table: null };
+  // Nested (the repair's check of its result is a diagnostic): the outer scope is shared.
+  if (scope !== null) return task();
+  scope = { text: null, table: null, results: new Map() };
   try {
     return task();
   } finally {
-    scope = outer;
+    scope = null;
   }
+}
+
+function scopeFor(text: string): TScope | null {
+  if (scope !== null && scope.text !== text) {
+    scope.text = text;
+    scope.table = null;
+    scope.results.clear();
+  }
+  return scope;
 }
 
 /** The segment table of a text: the shared one inside withSegmentTable, else built by one walk. */
 export function segmentTable(text: string): TSegmentTable {
-  if (scope === null) return buildTable(text);
-  if (scope.text !== text || scope.table === null) {
-    scope.table = buildTable(text);
-    scope.text = text;
-  }
-  return scope.table;
+  const shared = scopeFor(text);
+  if (shared === null) return buildTable(text);
+  shared.table ??= buildTable(text);
+  return shared.table;
+}
+
+/**
+ * Shares, for `text`, the segment table of `before` moved by `edits` (sorted, none overlapping),
+ * when `before`'s table is the shared one. Only for edits that leave every segment boundary where
+ * it was (see replaceInData's keepsSegments): each offset moves by the length change of the edits
+ * that end at or before it.
+ */
+export function shareShiftedTable(
+  before: string,
+  text: string,
+  edits: readonly { at: number; removed: number; added: number }[],
+): void {
+  if (scope === null || scope.text !== before || scope.table === null) return;
+  const old = scope.table;
+  const shift = (a: Int32Array): Int32Array => {
+    const out = new Int32Array(a.length);
+    let e = 0;
+    let delta = 0;
+    // Offsets of one array are visited in increasing order within each segment; segments follow
+    // each other, so starts, name ends and ends each only move forward.
+    for (let k = 0; k < old.count; k++) {
+      const x = a[k] as number;
+      while (
+        e < edits.length &&
+        (edits[e] as { at: number }).at + (edits[e] as { removed: number }).removed <= x
+      ) {
+        const edit = edits[e] as { removed: number; added: number };
+        delta += edit.added - edit.removed;
+        e += 1;
+      }
+      out[k] = x + delta;
+    }
+    return out;
+  };
+  const table: TSegmentTable = {
+    count: old.count,
+    starts: shift(old.starts),
+    ends: shift(old.ends),
+    kinds: old.kinds,
+    nameEnds: shift(old.nameEnds),
+    flags: old.flags,
+  };
+  scopeFor(text);
+  scope.table = table;
+}
+
+/**
+ * The result of a pass over the whole text (a pure function of it), computed once per text inside
+ * withSegmentTable: the repair's strict scan and lenient walk are the diagnostic's of its result.
+ */
+export function sharedPass<T>(text: string, name: string, pass: () => T): T {
+  const shared = scopeFor(text);
+  if (shared === null) return pass();
+  if (!shared.results.has(name)) shared.results.set(name, pass());
+  return shared.results.get(name) as T;
 }
 
 function buildTable(text: string): TSegmentTable {
-  let starts = new Int32Array(1024);
-  let ends = new Int32Array(1024);
-  let kinds = new Uint8Array(1024);
+  let capacity = 1024;
+  let starts = new Int32Array(capacity);
+  let ends = new Int32Array(capacity);
+  let kinds = new Uint8Array(capacity);
+  let nameEnds = new Int32Array(capacity);
+  let flags = new Uint8Array(capacity);
   let count = 0;
-  for (const segment of segments(text)) {
-    if (count === starts.length) {
+  const length = text.length;
+  for (let pos = 0; pos < length; pos = lexed.end) {
+    lexAt(text, pos);
+    if (count === capacity) {
+      capacity *= 2;
       const grow = <T extends Int32Array | Uint8Array>(a: T, b: T): T => (b.set(a), b);
-      starts = grow(starts, new Int32Array(count * 2));
-      ends = grow(ends, new Int32Array(count * 2));
-      kinds = grow(kinds, new Uint8Array(count * 2));
+      starts = grow(starts, new Int32Array(capacity));
+      ends = grow(ends, new Int32Array(capacity));
+      kinds = grow(kinds, new Uint8Array(capacity));
+      nameEnds = grow(nameEnds, new Int32Array(capacity));
+      flags = grow(flags, new Uint8Array(capacity));
     }
-    starts[count] = segment.start;
-    ends[count] = segment.end;
-    kinds[count] = KIND_CODES.indexOf(segment.kind);
+    starts[count] = pos;
+    ends[count] = lexed.end;
+    kinds[count] = lexed.kind;
+    nameEnds[count] = lexed.nameEnd;
+    flags[count] = (lexed.selfClosing ? SELF_CLOSING : 0) | (lexed.unterminated ? UNTERMINATED : 0);
     count += 1;
   }
-  return { count, starts, ends, kinds };
+  return { count, starts, ends, kinds, nameEnds, flags };
 }

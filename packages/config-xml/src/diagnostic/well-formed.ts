@@ -1,5 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { frenchParserMessage } from './parser-messages.ts';
+import { sharedPass } from './segments.ts';
 
 /** The first well-formedness fault of a document. */
 export interface TParseFault {
@@ -23,6 +24,11 @@ const STOP = Symbol('stop');
  * saxes expands no entity beyond the five predefined ones and never fetches anything.
  */
 export function strictScan(text: string): TStrictScan {
+  // Once per text inside withSegmentTable: the repair scans its result, then diagnoses it.
+  return sharedPass(text, 'strict', () => scan(text));
+}
+
+function scan(text: string): TStrictScan {
   const parser = new SaxesParser({ position: true });
   const result: TStrictScan = { fault: null, doctype: false, rootName: null };
   // saxes pops the element an unexpected end tag skips over (and reports its close) before failing.

@@ -8,26 +8,28 @@ import type {
 } from '@synchro/contracts';
 import type { ConfigDocument } from '../document.ts';
 import type { ElementIndex } from '../xml/index.ts';
-import { rootSection as sectionOf, textOf } from './ix-values.ts';
+import { rootSection as sectionOf, textOf, textOfId } from './ix-values.ts';
 
 /** The Data lists (employees, technicians, agendas, depots, families) and the global feature list. */
 
 export function employeesOf(ix: ElementIndex, list: number, item: string): TEmployee[] {
   const out: TEmployee[] = [];
+  const [idInterne, nom, prenom] = [ix.idOf('IDInterne'), ix.idOf('Nom'), ix.idOf('Prenom')];
   for (const e of ix.children(list, item)) {
-    const IDInterne = textOf(ix, e, 'IDInterne').trim();
+    const IDInterne = textOfId(ix, e, idInterne).trim();
     if (IDInterne === '') continue;
-    out.push({ IDInterne, Nom: textOf(ix, e, 'Nom'), Prenom: textOf(ix, e, 'Prenom') });
+    out.push({ IDInterne, Nom: textOfId(ix, e, nom), Prenom: textOfId(ix, e, prenom) });
   }
   return out;
 }
 
 function depotsOf(ix: ElementIndex, data: number): TDepot[] {
   const out: TDepot[] = [];
+  const [idInterne, code, libelle] = [ix.idOf('IDInterne'), ix.idOf('Code'), ix.idOf('Libelle')];
   for (const d of ix.children(ix.child(data, 'CMB_STOCK_DEPOT'), 'DEPOT')) {
-    const IDInterne = textOf(ix, d, 'IDInterne').trim();
+    const IDInterne = textOfId(ix, d, idInterne).trim();
     if (IDInterne === '') continue;
-    out.push({ IDInterne, Code: textOf(ix, d, 'Code'), Libelle: textOf(ix, d, 'Libelle') });
+    out.push({ IDInterne, Code: textOfId(ix, d, code), Libelle: textOfId(ix, d, libelle) });
   }
   return out;
 }
@@ -51,9 +53,13 @@ export function agendasOf(ix: ElementIndex, data: number): TAgendaItem[] {
 function familiesOf(ix: ElementIndex, list: number, item: string): TFamily[] {
   const families = new Map<string, TFamily>();
   const subSeen = new Set<string>();
+  const idFamille = ix.idOf('IDFamille');
+  const idInterne = ix.idOf('IDInterne');
+  const libelleFamille = ix.idOf('LibelleFamille');
+  const libelle = ix.idOf('Libelle');
   for (const row of ix.children(list, item)) {
-    let fam = textOf(ix, row, 'IDFamille').trim();
-    let sub = textOf(ix, row, 'IDInterne').trim();
+    let fam = textOfId(ix, row, idFamille).trim();
+    let sub = textOfId(ix, row, idInterne).trim();
     if (fam.includes('|')) {
       const [f, s] = fam.split('|', 2) as [string, string];
       fam = f;
@@ -67,26 +73,42 @@ function familiesOf(ix: ElementIndex, list: number, item: string): TFamily[] {
     if (fam === '') continue;
     let family = families.get(fam);
     if (!family) {
-      family = { id: `${fam}|`, libelle: textOf(ix, row, 'LibelleFamille'), subFamilies: [] };
+      family = { id: `${fam}|`, libelle: textOfId(ix, row, libelleFamille), subFamilies: [] };
       families.set(fam, family);
-    } else if (family.libelle === '') family.libelle = textOf(ix, row, 'LibelleFamille');
+    } else if (family.libelle === '') family.libelle = textOfId(ix, row, libelleFamille);
     if (sub !== '') {
       const id = `${fam}|${sub}`;
       if (!subSeen.has(id)) {
         subSeen.add(id);
-        family.subFamilies.push({ id, libelle: textOf(ix, row, 'Libelle') });
+        family.subFamilies.push({ id, libelle: textOfId(ix, row, libelle) });
       }
     }
   }
   return [...families.values()];
 }
 
+/** A copy of an employee list (the memo's own objects are never handed out). */
+function copyEmployees(list: readonly TEmployee[]): TEmployee[] {
+  return list.map((e) => ({ IDInterne: e.IDInterne, Nom: e.Nom, Prenom: e.Prenom }));
+}
+
+/**
+ * Data/CMB_SALARIES/SALARIES or Data/CMB_TECHNICIENS/TECHNICIENS, read once per document (the
+ * Data lists and the external calendars both show them). Read-only: copy before returning it.
+ */
+export function storedEmployees(doc: ConfigDocument, kind: 'SALARIES' | 'TECHNICIENS'): readonly TEmployee[] {
+  return doc.memo(`employees:${kind}`, () => {
+    const ix = doc.index;
+    return employeesOf(ix, ix.child(sectionOf(ix, 'Data'), `CMB_${kind}`), kind);
+  });
+}
+
 export function readDataLists(doc: ConfigDocument): TDataLists {
   const ix = doc.index;
   const data = sectionOf(ix, 'Data');
   return {
-    salaries: employeesOf(ix, ix.child(data, 'CMB_SALARIES'), 'SALARIES'),
-    techniciens: employeesOf(ix, ix.child(data, 'CMB_TECHNICIENS'), 'TECHNICIENS'),
+    salaries: copyEmployees(storedEmployees(doc, 'SALARIES')),
+    techniciens: copyEmployees(storedEmployees(doc, 'TECHNICIENS')),
     agendas: agendasOf(ix, data),
     depots: depotsOf(ix, data),
     famillesArticles: familiesOf(ix, ix.child(data, 'CMB_FAMILLEARTICLE'), 'FAMILLEARTICLE'),
@@ -101,19 +123,37 @@ export function readDataLists(doc: ConfigDocument): TDataLists {
  * appearance.
  */
 export function readGlobalAuthorizations(doc: ConfigDocument): TGlobalAuthorizations {
+  const stored = storedGlobalAuthorizations(doc);
+  return {
+    authorizations: stored.authorizations.map((a) => ({ ID: a.ID, Libelle: a.Libelle })),
+    from: stored.from,
+  };
+}
+
+/** The global feature list, read once per document (every terminal view needs it). Read-only. */
+export function storedGlobalAuthorizations(doc: ConfigDocument): Readonly<TGlobalAuthorizations> {
+  return doc.memo('global-authorizations', () => globalAuthorizations(doc));
+}
+
+function globalAuthorizations(doc: ConfigDocument): TGlobalAuthorizations {
   const ix = doc.index;
   const seen = new Set<string>();
   const authorizations: { ID: string; Libelle: string }[] = [];
+  const [id, libelle] = [ix.idOf('ID'), ix.idOf('Libelle')];
   const add = (a: number): void => {
-    const ID = textOf(ix, a, 'ID').trim();
+    const ID = textOfId(ix, a, id).trim();
     if (ID === '' || seen.has(ID)) return;
     seen.add(ID);
-    authorizations.push({ ID, Libelle: textOf(ix, a, 'Libelle') });
+    authorizations.push({ ID, Libelle: textOfId(ix, a, libelle) });
   };
   for (const a of ix.children(ix.path(sectionOf(ix, 'Data'), 'Autorisations'), 'Autorisation')) add(a);
   if (authorizations.length > 0) return { authorizations, from: 'data' };
+  const [autorisations, autorisation] = [ix.idOf('Autorisations'), ix.idOf('Autorisation')];
   for (const t of ix.children(sectionOf(ix, 'Terminaux'), 'Terminal')) {
-    for (const a of ix.children(ix.child(t, 'Autorisations'), 'Autorisation')) add(a);
+    const list = ix.childWithId(t, autorisations);
+    if (list < 0) continue;
+    for (let a = ix.firstChild[list] as number; a !== -1; a = ix.nextSibling[a] as number)
+      if (ix.nameId[a] === autorisation) add(a);
   }
   return { authorizations, from: 'terminals' };
 }

@@ -17,6 +17,12 @@ export function textOf(ix: ElementIndex, el: number, name: string): string {
   return ix.childValue(el, name) ?? '';
 }
 
+/** textOf for a name looked up once (`id` from ix.idOf, -1 when no element has the name). */
+export function textOfId(ix: ElementIndex, el: number, id: number): string {
+  const c = ix.childWithId(el, id);
+  return c < 0 ? '' : ix.value(c);
+}
+
 export function secretOf(ix: ElementIndex, el: number, name: string): string {
   const c = ix.child(el, name);
   return c >= 0 && ix.xmlText(c) !== '' ? SECRET_PLACEHOLDER : '';

@@ -1,8 +1,8 @@
 import { TERMINAL_FREE_NAME, type TTerminalView, type TTerminalsView } from '@synchro/contracts';
 import type { ConfigDocument } from '../document.ts';
 import type { ElementIndex } from '../xml/index.ts';
-import { readGlobalAuthorizations } from './data-lists.ts';
-import { rootSection as sectionOf, textOf } from './ix-values.ts';
+import { storedGlobalAuthorizations } from './data-lists.ts';
+import { rootSection as sectionOf, textOf, textOfId } from './ix-values.ts';
 
 /** Autorise value as the view shows it: 1, -1, or 0 for anything else. */
 export function autoriseValue(v: string | null): -1 | 0 | 1 {
@@ -10,20 +10,33 @@ export function autoriseValue(v: string | null): -1 | 0 | 1 {
   return t === '1' ? 1 : t === '-1' ? -1 : 0;
 }
 
+/** Interned ids of the names read in every terminal's authorisations, looked up once. */
+interface TAuthorizationNames {
+  list: number;
+  item: number;
+  id: number;
+  autorise: number;
+}
+
 function terminalFrom(
   ix: ElementIndex,
   t: number,
   xmlIndex: number,
   displayName: string,
-  global: { ID: string; Libelle: string }[],
+  global: readonly { ID: string; Libelle: string }[],
+  names: TAuthorizationNames,
 ): TTerminalView {
   const filtres = ix.child(t, 'Filtres');
   const ID_Tablette = textOf(ix, t, 'ID_Tablette').trim();
   const ID_Smartphone = textOf(ix, t, 'ID_Smartphone').trim();
   const values = new Map<string, -1 | 0 | 1>();
-  for (const a of ix.children(ix.child(t, 'Autorisations'), 'Autorisation')) {
-    const id = textOf(ix, a, 'ID').trim();
-    if (id !== '' && !values.has(id)) values.set(id, autoriseValue(ix.childValue(a, 'Autorise')));
+  const list = ix.childWithId(t, names.list);
+  for (let a = list < 0 ? -1 : (ix.firstChild[list] as number); a !== -1; a = ix.nextSibling[a] as number) {
+    if (ix.nameId[a] !== names.item) continue;
+    const id = textOfId(ix, a, names.id).trim();
+    if (id === '' || values.has(id)) continue;
+    const autorise = ix.childWithId(a, names.autorise);
+    values.set(id, autoriseValue(autorise < 0 ? null : ix.value(autorise)));
   }
   const commerciaux = [];
   for (const c of ix.children(ix.child(filtres, 'Commerciaux'), 'Commercial')) {
@@ -58,6 +71,14 @@ export function readTerminals(doc: ConfigDocument): TTerminalsView {
     used.add(key);
     return name;
   });
-  const global = readGlobalAuthorizations(doc).authorizations;
-  return { terminals: list.map((t, i) => terminalFrom(ix, t, i, names[i] as string, global)) };
+  const global = storedGlobalAuthorizations(doc).authorizations;
+  const authorizationNames: TAuthorizationNames = {
+    list: ix.idOf('Autorisations'),
+    item: ix.idOf('Autorisation'),
+    id: ix.idOf('ID'),
+    autorise: ix.idOf('Autorise'),
+  };
+  return {
+    terminals: list.map((t, i) => terminalFrom(ix, t, i, names[i] as string, global, authorizationNames)),
+  };
 }

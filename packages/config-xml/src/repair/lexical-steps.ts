@@ -1,4 +1,9 @@
-import { countInvalidCharacters, replaceInData, TEXT_ONLY } from '../diagnostic/checks/occurrences.ts';
+import {
+  countInvalidCharacters,
+  DATA_KINDS,
+  replaceInData,
+  TEXT_ONLY,
+} from '../diagnostic/checks/occurrences.ts';
 import {
   BARE_AMPERSAND,
   CHAR_REF,
@@ -82,7 +87,14 @@ export const undoDoubleEscaping: TRepairStep = (text) => {
   let count = 0;
   let first = -1;
   for (let pass = 0; pass < 8; pass += 1) {
-    const { text: out, found } = replaceInData(current, DOUBLE_ESCAPED, (match) => `&${match.slice(5)}`);
+    // `&amp;apos;` → `&apos;`: only `&`, `;`, letters, digits and `#`, so no segment boundary moves.
+    const { text: out, found } = replaceInData(
+      current,
+      DOUBLE_ESCAPED,
+      (match) => `&${match.slice(5)}`,
+      DATA_KINDS,
+      true,
+    );
     if (found.count === 0) break;
     if (first === -1) first = found.first;
     count += found.count;

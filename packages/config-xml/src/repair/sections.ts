@@ -1,4 +1,5 @@
 import type { TRepairChange } from '@synchro/contracts';
+import { WANTED_PATHS } from '../diagnostic/extraction.ts';
 import { walkLenient } from '../diagnostic/lenient-tree.ts';
 import { detectLineEnding } from '../diagnostic/lines.ts';
 import { LEGACY_SECTION_ORDER, ROOT_NAME } from '../diagnostic/sections.ts';
@@ -19,7 +20,9 @@ function sectionIndent(text: string, offset: number | undefined): string {
  * Runs on a well-formed document whose root is <Connexion>.
  */
 export const addMissingSections: TRepairStep = (text) => {
-  const tree = walkLenient(text);
+  // The diagnostic's walk (shared with the check that follows when nothing is added); only the
+  // root and the sections are read here.
+  const tree = walkLenient(text, WANTED_PATHS);
   const root = tree.root;
   if (root === null || root.name !== ROOT_NAME) {
     throw new ConfigXmlError(

@@ -94,7 +94,7 @@ export class ElementIndex {
       const slot = this.table[h] as number;
       if (slot === 0) break;
       const name = this.names[slot - 1] as string;
-      if (name.length === len && t.startsWith(name, from)) return slot - 1;
+      if (name.length === len && sameText(name, t, from)) return slot - 1;
       h = (h + 1) & mask;
     }
     const id = this.intern(t.slice(from, to));
@@ -161,6 +161,18 @@ export class ElementIndex {
     return -1;
   }
 
+  /**
+   * First child element whose name has the interned id `id` (from idOf), or -1: loops over many
+   * elements look their names up once instead of once per element.
+   */
+  childWithId(el: number, id: number): number {
+    if (el < 0 || id < 0) return -1;
+    for (let k = this.firstChild[el] as number; k !== -1; k = this.nextSibling[k] as number) {
+      if (this.nameId[k] === id) return k;
+    }
+    return -1;
+  }
+
   /** Child elements named `name`. */
   children(el: number, name: string): number[] {
     const out: number[] = [];
@@ -198,6 +210,11 @@ export class ElementIndex {
 
   /** Display value of an element (decoded from the connector's convention). */
   value(el: number): string {
+    const from = this.openEnd[el] as number;
+    const to = this.closeStart[el] as number;
+    // Most values are plain text: one look at their characters decides that the display value
+    // is the source slice itself (no markup, reference, CR or non-ASCII character to convert).
+    if (isPlainAscii(this.text, from, to)) return this.text.slice(from, to);
     return displayValue(this.xmlText(el));
   }
 
@@ -206,6 +223,24 @@ export class ElementIndex {
     const c = this.child(el, name);
     return c < 0 ? null : this.value(c);
   }
+}
+
+/**
+ * Whether text[from, to) is ASCII without `<`, `&` or CR: its XML text and its display value are
+ * then the slice itself (unescapeXml, decodeConnectorText and undoDoubleEscaping change nothing).
+ */
+export function isPlainAscii(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 || c === 60 || c === 38 || c === 13) return false;
+  }
+  return true;
+}
+
+/** Whether `name` is written at `from` in `text` (a loop of character codes: no builtin call). */
+function sameText(name: string, text: string, from: number): boolean {
+  for (let k = 0; k < name.length; k++) if (name.charCodeAt(k) !== text.charCodeAt(from + k)) return false;
+  return true;
 }
 
 /** The hash the scanner computes over a name's characters (h = h * 31 + c, 32 bits). */

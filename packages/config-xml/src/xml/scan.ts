@@ -1,3 +1,4 @@
+import { utf8ByteLength } from '@synchro/contracts';
 import { ConfigXmlError, errorAt } from '../errors.ts';
 import { isXmlCodePoint } from './escape.ts';
 import { ElementIndex } from './index.ts';
@@ -77,6 +78,17 @@ const EQ = 61;
 const DQ = 34;
 const SQ = 39;
 
+/** 1 for the ASCII characters of a name (letters, digits, `_`, `-`, `.`, `:`): one load per character. */
+const ASCII_NAME = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_NAME[c] = isNameCode(c) ? 1 : 0;
+
+/** Whether text[a, a + len) and text[b, b + len) hold the same characters (both inside the text). */
+function sameChars(text: string, a: number, b: number, len: number): boolean {
+  if (b + len > text.length) return false;
+  for (let k = 0; k < len; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
+  return true;
+}
+
 function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
@@ -105,6 +117,11 @@ function mo(bytes: number): string {
 /** Refuses a text over the size limit, before any parsing. */
 export function checkSize(text: string, maxBytes: number = DEFAULT_MAX_BYTES): void {
   if (text.length * 3 <= maxBytes) return;
+  // A quick native count first. utf8ByteLength counts a lone high surrogate as 3 bytes and the
+  // unit after it on its own, utf8LengthOver as 4 with that unit: the latter is never more than
+  // one byte above (a high surrogate ending the text), so within the limit with that byte spare
+  // by the quick count means within it here too.
+  if (utf8ByteLength(text) + 1 <= maxBytes) return;
   const bytes = text.length > maxBytes ? text.length : utf8LengthOver(text, maxBytes);
   if (bytes > maxBytes) {
     throw new ConfigXmlError(
@@ -247,11 +264,13 @@ class Scanner {
         if (state !== 1) this.fail(p, 'malformed', 'Balise fermante sans balise ouvrante');
         const el = stack[stack.length - 1] as number;
         const open = ix.name(el);
+        // The end tag names the open element when its characters equal those of the start tag
+        // (compared in place: no string is built or searched per end tag).
         let nameEnd = p + 2 + open.length;
-        const after = t.charCodeAt(nameEnd);
-        if (!t.startsWith(open, p + 2) || nameEnd >= n || isNameCode(after)) nameEnd = this.nameEnd(p + 2);
+        const same = sameChars(t, (ix.start[el] as number) + 1, p + 2, open.length);
+        if (!same || nameEnd >= n || isNameCode(t.charCodeAt(nameEnd))) nameEnd = this.nameEnd(p + 2);
         if (nameEnd >= n) this.fail(p, 'truncated', `Document tronqué dans la balise fermante </${open}>`);
-        if (nameEnd - p - 2 !== open.length || !t.startsWith(open, p + 2)) {
+        if (nameEnd - p - 2 !== open.length || !same) {
           if (nameEnd === p + 2) this.fail(p, 'malformed', 'Nom de balise fermante attendu');
           const name = t.slice(p + 2, nameEnd);
           this.fail(p, 'mismatched-tag', `Balise fermante </${name}> inattendue : </${open}> était attendue`);
@@ -392,16 +411,7 @@ class Scanner {
     i++;
     while (i < n) {
       c = t.charCodeAt(i);
-      if (
-        (c >= 97 && c <= 122) ||
-        (c >= 65 && c <= 90) ||
-        (c >= 48 && c <= 57) ||
-        c === 95 ||
-        c === 45 ||
-        c === 46 ||
-        c === 58 ||
-        (c >= 0x80 && isNameCode(c))
-      ) {
+      if (c < 0x80 ? ASCII_NAME[c] === 1 : isNameCode(c)) {
         h = (Math.imul(h, 31) + c) | 0;
         i++;
       } else break;

@@ -1,4 +1,4 @@
-import { kindAt, segmentTable, type TSegmentKind } from '../segments.ts';
+import { kindAt, segmentTable, shareShiftedTable, type TSegmentKind } from '../segments.ts';
 import { CHAR_REF, INVALID_CHAR, isInvalidCharRef } from './patterns.ts';
 
 /** Occurrences of a pattern: how many and where the first one is. */
@@ -48,15 +48,22 @@ export function countInData(text: string, pattern: RegExp, kinds?: ReadonlySet<T
   return occurrences;
 }
 
-/** Rewrite the matches of a global pattern inside data segments only. */
+/**
+ * Rewrite the matches of a global pattern inside data segments only. `keepsSegments`: the caller
+ * vouches that neither the matches nor their replacements contain anything that cuts segments
+ * (only `&`, `;`, `#` and ASCII letters and digits: no '<', '>', quote, blank, '/', '=', '!' or
+ * '?'), so the segment table of the result is the shared one moved (no lexer walk again).
+ */
 export function replaceInData(
   text: string,
   pattern: RegExp,
   replace: (match: string) => string,
   kinds: ReadonlySet<TSegmentKind> = DATA_KINDS,
+  keepsSegments = false,
 ): { text: string; found: TOccurrences } {
   const found: TOccurrences = { count: 0, first: -1 };
   const parts: string[] = [];
+  const edits: { at: number; removed: number; added: number }[] = [];
   let copied = 0;
   for (const { index, match } of dataMatches(text, pattern, kinds)) {
     const next = replace(match);
@@ -64,12 +71,19 @@ export function replaceInData(
     if (found.first === -1) found.first = index;
     found.count += 1;
     parts.push(text.slice(copied, index), next);
+    if (keepsSegments) edits.push({ at: index, removed: match.length, added: next.length });
     copied = index + match.length;
   }
   if (parts.length === 0) return { text, found };
   parts.push(text.slice(copied));
-  return { text: parts.join(''), found };
+  const out = parts.join('');
+  if (keepsSegments && edits.every((e) => SEGMENT_NEUTRAL.test(text.slice(e.at, e.at + e.removed))))
+    shareShiftedTable(text, out, edits);
+  return { text: out, found };
 }
+
+/** What keepsSegments allows in a match (its replacements are checked by the tests). */
+const SEGMENT_NEUTRAL = /^[&;#A-Za-z0-9]*$/;
 
 /**
  * Characters XML 1.0 forbids and character references to them, anywhere in the text (markup
