@@ -1,5 +1,4 @@
 import {
-  utf8ByteLength,
   ZConnectorConfigPatch,
   type TConnectorConfigPatch,
   type TConnectorConfigPatchInput,
@@ -9,7 +8,7 @@ import { insertEmptySection, SectionEditor, validatePayload } from '../edit/edit
 import { ORDER } from '../edit/sections.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { escapeText } from '../xml/escape.ts';
-import { checkSize, DEFAULT_MAX_BYTES } from '../xml/scan.ts';
+import { checkSize } from '../xml/scan.ts';
 import { childNamed, childrenNamed, serialize, touch, xmlText, XText, type XElement } from '../xml/tree.ts';
 import { checkData } from './data.ts';
 
@@ -105,29 +104,11 @@ export function editConnectorParts(
     at = r.end;
   }
   parts.push(doc.text.slice(at));
+  const result = parts.join('');
   // A well-formed Data in place of an element keeps the document well-formed (its depth was
   // checked for its place); the document must still fit its size limit.
-  if (dataChanges) checkSizeOfParts(parts);
-  // Spliced by concatenation, as the console's edits do (SectionEditor.result): no copy of the
-  // whole document here; the string is made flat by its first reader, as theirs.
-  let result = '';
-  for (const part of parts) result += part;
+  if (dataChanges) checkSize(result);
   return result;
-}
-
-/**
- * checkSize of the parts' concatenation without building it: their UTF-8 counts added (never
- * fewer bytes than the whole's: a surrogate pair cut in two counts 3 + 3), and the whole text
- * only built when that sum is over, for checkSize's exact count and message.
- */
-function checkSizeOfParts(parts: readonly string[]): void {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  if (length * 3 <= DEFAULT_MAX_BYTES) return;
-  let bytes = 0;
-  for (const part of parts) bytes += utf8ByteLength(part);
-  if (bytes + 1 <= DEFAULT_MAX_BYTES) return;
-  checkSize(parts.join(''));
 }
 
 function checkSourceIndexes(
