@@ -29,6 +29,7 @@ import {
   parseConnectorRequest,
   recordXmlTooLargeMessage,
   utf8ByteLength,
+  utf8Within,
 } from '../src/index.ts';
 
 /** The issues of a refused request, as `path → message`. */
@@ -438,6 +439,16 @@ describe('helpers', () => {
     expect(utf8ByteLength('aé€😀')).toBe(1 + 2 + 3 + 4);
     expect(utf8ByteLength('\uD800')).toBe(3);
     expect(utf8ByteLength('éééé', 3)).toBe(4);
+  });
+
+  it('tells whether a text is within a UTF-8 limit, a short one without counting', () => {
+    expect(utf8Within('aé€', 6)).toBe(true);
+    expect(utf8Within('aé€', 5)).toBe(false);
+    expect(utf8Within('€€€', 9)).toBe(true);
+    expect(utf8Within('€€€€', 11)).toBe(false);
+    expect(utf8Within('😀', 4)).toBe(true);
+    expect(utf8Within('😀', 3)).toBe(false);
+    expect(utf8Within('', 0)).toBe(true);
   });
 
   it('normalises base64 and tells its decoded size', () => {
