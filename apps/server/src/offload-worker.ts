@@ -3,6 +3,8 @@ import {
   checkRecordsTask,
   checkResultTask,
   checkTransactionsTask,
+  streamRecordsTask,
+  streamTransactionsTask,
 } from './features/connector/checked-batches.ts';
 import { diagnoseTask, repairTask } from './features/debug/tasks.ts';
 import { xmlSaveTask, xmlViewTask } from './features/import-history/record-xml-tasks.ts';
@@ -21,6 +23,8 @@ const TASKS: readonly OffloadTask<any, any>[] = [
   pingTask,
   checkRecordsTask,
   checkTransactionsTask,
+  streamRecordsTask,
+  streamTransactionsTask,
   checkResultTask,
   checkConfigurationPatchTask,
   xmlViewTask,

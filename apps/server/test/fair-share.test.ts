@@ -124,6 +124,78 @@ describe('a big batch: read in a worker thread, big values written apart', () =>
     expect(await storedBytes(a.id)).toBe(await bytesInTables(a.id));
   });
 
+  it('where nothing goes apart, rows are written as the worker checks them: duplicates, faults, a body refused whole', async () => {
+    const a = await connectorInstallation(db, 'FAIRS001');
+    // 40 records: the worker posts them by slices, the first statements leave before the last is checked.
+    const batch = batchOf('STR', 40, 20);
+    batch.records.push({ ...batch.records[3], Etat: 1 } as (typeof batch.records)[number]);
+    expect(JSON.stringify(batch).length).toBeGreaterThan(OFFLOAD_MIN_BYTES);
+    const res = await connectorCall(inlineApp, 'POST', '/import-records', a.token, batch);
+    expect(res.json()).toEqual({ inserted: 40, duplicates: 1 });
+    const [row] = await db.query<{ etat: number }>(
+      'SELECT etat FROM import_records WHERE installation_id = $1 AND id_interne = $2',
+      [a.id, 'STR-3'],
+    );
+    expect(row?.etat).toBe(0);
+    expect(await storedBytes(a.id)).toBe(await bytesInTables(a.id));
+    const again = await connectorCall(inlineApp, 'POST', '/import-records', a.token, batch);
+    expect(again.json()).toEqual({ inserted: 0, duplicates: 41 });
+
+    // Faults after rows were written: the 400 names each one, and nothing of the batch is stored.
+    const b = await connectorInstallation(db, 'FAIRS002');
+    const faulty = batchOf('STF', 40, 20);
+    (faulty.records[2] as Record<string, unknown>).Etat = 7;
+    (faulty.records[39] as Record<string, unknown>).DateHeure = 'hier';
+    const refused = await connectorCall(inlineApp, 'POST', '/import-records', b.token, faulty);
+    const message = expectConnectorError(refused, 400, 'invalid-request');
+    expect(message).toContain('records[2].Etat');
+    expect(message).toContain('records[39].DateHeure');
+    expect(
+      await count('SELECT count(*)::int AS n FROM import_records WHERE installation_id = $1', [b.id]),
+    ).toBe(0);
+    expect(await storedBytes(b.id)).toBe(0);
+
+    // A big body that is not the envelope: refused whole, nothing written.
+    const wrong = await connectorCall(inlineApp, 'POST', '/import-records', b.token, {
+      enregistrements: faulty.records,
+    });
+    expectConnectorError(wrong, 400, 'invalid-request');
+    const notJson = await connectorCall(
+      inlineApp,
+      'POST',
+      '/import-records',
+      b.token,
+      `{"records":[${'1,'.repeat(OFFLOAD_MIN_BYTES)}`,
+      {
+        'content-type': 'application/json',
+      },
+    );
+    expect(notJson.statusCode).toBe(400);
+    expect(
+      await count('SELECT count(*)::int AS n FROM import_records WHERE installation_id = $1', [b.id]),
+    ).toBe(0);
+  });
+
+  it('where nothing goes apart, a big batch of transactions is written as it is checked', async () => {
+    const a = await connectorInstallation(db, 'FAIRS003');
+    const batch = {
+      transactions: Array.from({ length: 1000 }, (_, k) =>
+        transaction({ ID: `STX-${k}`, Err: k % 10 === 0 ? 1 : 0, Log: `Journal ${k} ${'z'.repeat(600)}` }),
+      ),
+    };
+    expect(JSON.stringify(batch).length).toBeGreaterThan(OFFLOAD_MIN_BYTES);
+    const res = await connectorCall(inlineApp, 'POST', '/transactions', a.token, batch);
+    expect(res.json()).toEqual({ inserted: 1000, duplicates: 0 });
+    expect(
+      await count('SELECT count(*)::int AS n FROM transaction_logs WHERE installation_id = $1 AND err = 1', [
+        a.id,
+      ]),
+    ).toBe(100);
+    expect(await storedBytes(a.id)).toBe(await bytesInTables(a.id));
+    const again = await connectorCall(inlineApp, 'POST', '/transactions', a.token, batch);
+    expect(again.json()).toEqual({ inserted: 0, duplicates: 1000 });
+  });
+
   it('a fault in the last record: the 400 naming it, nothing stored, nothing left apart', async () => {
     const a = await connectorInstallation(db, 'FAIRA003');
     const batch = batchOf('BAD', 12, 60);

@@ -22,6 +22,7 @@ export {
   normaliseBase64,
   recordXmlTooLargeMessage,
   utf8ByteLength,
+  utf8Within,
   ZConnectorDateTime,
   ZConnectorFile,
   ZEnreg,

@@ -94,6 +94,15 @@ export function utf8ByteLength(text: string, limit = Infinity): number {
   return bytes;
 }
 
+/**
+ * True when the UTF-8 length of a text is at most `limit`. A UTF-16 unit is at most 3 bytes, so a
+ * text of up to a third of `limit` units is not counted at all (a record's XML of a few KB, against
+ * 50 MB: a regular expression pass over every record of a batch saved).
+ */
+export function utf8Within(text: string, limit: number): boolean {
+  return text.length * 3 <= limit || utf8ByteLength(text, limit) <= limit;
+}
+
 /** True when the text holds no NUL (PostgreSQL cannot store it) and no lone surrogate. */
 function isStorableText(value: string): boolean {
   // eslint-disable-next-line no-control-regex -- finding NUL is the point
@@ -268,8 +277,7 @@ export const ZEnreg = z
   .string({ error: typeError('XML de l’enregistrement attendu') })
   .refine((v) => v.trim() !== '', 'ne doit pas être vide')
   .superRefine((v, ctx) => {
-    const bytes = utf8ByteLength(v, CONNECTOR_LIMITS.enregMaxBytes);
-    if (bytes > CONNECTOR_LIMITS.enregMaxBytes) {
+    if (!utf8Within(v, CONNECTOR_LIMITS.enregMaxBytes)) {
       ctx.addIssue({ code: 'custom', message: recordXmlTooLargeMessage(utf8ByteLength(v)), input: '' });
     }
   });

@@ -29,6 +29,7 @@ import {
   parseConnectorRequest,
   recordXmlTooLargeMessage,
   utf8ByteLength,
+  utf8Within,
 } from '../src/index.ts';
 
 /** The issues of a refused request, as `path → message`. */
@@ -448,6 +449,16 @@ describe('helpers', () => {
       for (let k = n % 13; k > 0; k--) text += units[(n * 7 + k * 3) % units.length];
       expect(utf8ByteLength(text)).toBe(encoder.encode(text).length);
     }
+  });
+
+  it('tells whether a text is within a UTF-8 limit, a short one without counting', () => {
+    expect(utf8Within('aé€', 6)).toBe(true);
+    expect(utf8Within('aé€', 5)).toBe(false);
+    expect(utf8Within('€€€', 9)).toBe(true);
+    expect(utf8Within('€€€€', 11)).toBe(false);
+    expect(utf8Within('😀', 4)).toBe(true);
+    expect(utf8Within('😀', 3)).toBe(false);
+    expect(utf8Within('', 0)).toBe(true);
   });
 
   it('normalises base64 and tells its decoded size', () => {

@@ -1,8 +1,12 @@
 import { availableParallelism } from 'node:os';
+import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { AppError } from '../http/errors.ts';
 import { workerEntry } from '../worker-entry.ts';
 import { pingTask, type OffloadTask, type TaskOutcome } from './task.ts';
+
+/** What a task's input may hand over to the worker rather than copy. */
+export type Transferable = ArrayBuffer | MessagePort;
 
 /**
  * Long work off the request thread (docs/server.md, « Travail hors du fil des requêtes »): parsing
@@ -11,8 +15,11 @@ import { pingTask, type OffloadTask, type TaskOutcome } from './task.ts';
  * waits for the answer, so the other installations' requests go on meanwhile.
  */
 export interface Offload {
-  /** Runs `task` on `input` in a worker thread; `transfer`: buffers given to the worker (no copy). */
-  run<I, O>(task: OffloadTask<I, O>, input: I, transfer?: readonly ArrayBuffer[]): Promise<O>;
+  /**
+   * Runs `task` on `input` in a worker thread; `transfer`: buffers given to the worker (no copy),
+   * and the message ports the task talks through (checked-batches.ts, streamed batches).
+   */
+  run<I, O>(task: OffloadTask<I, O>, input: I, transfer?: readonly Transferable[]): Promise<O>;
   /** Starts a thread and waits until it answers (the first big request then pays nothing). */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -90,7 +97,7 @@ export function createOffloadPool(settings: OffloadPoolSettings): Offload {
     return pool;
   };
   const offload: Offload = {
-    async run<I, O>(task: OffloadTask<I, O>, input: I, transfer: readonly ArrayBuffer[] = []): Promise<O> {
+    async run<I, O>(task: OffloadTask<I, O>, input: I, transfer: readonly Transferable[] = []): Promise<O> {
       const outcome = (await (pool ?? start()).run(
         { task: task.name, input },
         { transferList: [...transfer] },

@@ -1,4 +1,4 @@
-import { CONNECTOR_LIMITS, recordXmlTooLargeMessage, utf8ByteLength } from '@synchro/contracts';
+import { CONNECTOR_LIMITS, recordXmlTooLargeMessage, utf8ByteLength, utf8Within } from '@synchro/contracts';
 import { ConfigXmlError } from '../errors.ts';
 import type { ElementIndex } from '../xml/index.ts';
 import { scanDocument } from '../xml/scan.ts';
@@ -26,8 +26,7 @@ export function parseRecord(text: string): RecordDocument {
   if (typeof text !== 'string' || text.length === 0 || text === '\uFEFF') {
     throw new ConfigXmlError('empty', 'Le fichier XML est vide.');
   }
-  const bytes = utf8ByteLength(text, RECORD_MAX_BYTES);
-  if (bytes > RECORD_MAX_BYTES) {
+  if (!utf8Within(text, RECORD_MAX_BYTES)) {
     throw new ConfigXmlError('too-large', recordXmlTooLargeMessage(utf8ByteLength(text)));
   }
   const layout = scanDocument(text, { maxBytes: Infinity, rootName: null });

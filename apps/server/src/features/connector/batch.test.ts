@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MessageChannel } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
@@ -9,6 +10,7 @@ import {
   rowsWithin,
   sliceChecks,
   STATEMENT_CHARS,
+  streamedSlices,
   writeBatch,
   type BatchSteps,
 } from './batch.ts';
@@ -228,5 +230,93 @@ describe('writeBatch', () => {
       }),
     ).rejects.toThrow(/division by zero/);
     expect(await stored()).toEqual(before);
+  });
+});
+
+describe('streamedSlices: rows a worker posts as it checks them', () => {
+  /** A worker stand-in: its port, and its task, ended by hand. */
+  function worker() {
+    const { port1, port2 } = new MessageChannel();
+    let end: (err?: unknown) => void = () => {};
+    const done = new Promise<void>((resolve, reject) => (end = (err) => (err ? reject(err) : resolve())));
+    return { port: port1, post: (m: unknown) => port2.postMessage(m), end, done };
+  }
+  const write = (events: string[]) => async (tx: Queryable, rows: Item[]) => {
+    events.push(`write ${rows.map((r) => r.n).join(',')}`);
+    return insertRows(tx, rows);
+  };
+
+  it('the first statement leaves before the worker has checked the rest; then whole chunks, in order', async () => {
+    const w = worker();
+    const source = streamedSlices<Item>(w.port, 1, w.done);
+    const sent = items('S', 5);
+    w.post({ count: 5 });
+    expect(await source.count).toBe(5);
+    w.post({ rows: sent.slice(0, 1) });
+    const events: string[] = [];
+    const answer = writeBatch(as('postgres'), 5, source, {
+      chunkSize: 2,
+      idOf: (r) => r.id,
+      write: write(events),
+    });
+    await vi.waitFor(() => expect(events).toEqual(['write 0']));
+    w.post({ rows: sent.slice(1, 3) });
+    w.post({ rows: [...sent.slice(3), { id: 'S1', n: 9 }] });
+    w.post({ issues: [] });
+    w.end();
+    expect(await answer).toEqual({ inserted: 5, duplicates: 0 });
+    expect(events).toEqual(['write 0', 'write 1,2', 'write 3,4']);
+    w.port.close();
+  });
+
+  it('faults the worker found (its last message): the 400 naming them, what was written rolled back', async () => {
+    const before = await stored();
+    const w = worker();
+    const source = streamedSlices<Item>(w.port, 1, w.done);
+    w.post({ count: 6 });
+    w.post({ rows: items('T', 3) });
+    w.post({
+      issues: [
+        { path: 'items[4].n', message: 'invalide' },
+        { path: 'items[5].n', message: 'invalide' },
+      ],
+    });
+    w.end();
+    const events: string[] = [];
+    const err = await writeBatch(db, await source.count, source, {
+      chunkSize: 2,
+      idOf: (r) => r.id,
+      write: write(events),
+    }).catch((e: unknown) => e);
+    expect((err as AppError).status).toBe(400);
+    expect((err as AppError).message).toBe(
+      'Requête invalide\u00a0: items[4].n\u00a0: invalide\u202f; items[5].n\u00a0: invalide',
+    );
+    expect(events.length).toBeGreaterThan(0);
+    expect(await stored()).toEqual(before);
+    w.port.close();
+  });
+
+  it('a worker that fails: before the count, no count (no transaction); after, the batch rolled back', async () => {
+    const refused = worker();
+    const early = streamedSlices<Item>(refused.port, 1, refused.done);
+    refused.end(new AppError(400, 'Le corps de la requête n’est pas un JSON valide.', 'invalid-request'));
+    await expect(early.count).rejects.toThrow('JSON');
+    refused.port.close();
+
+    const before = await stored();
+    const w = worker();
+    const source = streamedSlices<Item>(w.port, 1, w.done);
+    w.post({ count: 4 });
+    w.post({ rows: items('U', 2) });
+    const answer = writeBatch(db, await source.count, source, {
+      chunkSize: 2,
+      idOf: (r) => r.id,
+      write: (tx, rows) => insertRows(tx, rows),
+    });
+    setTimeout(() => w.end(new Error('fil de travail arrêté')), 50);
+    await expect(answer).rejects.toThrow('fil de travail arrêté');
+    expect(await stored()).toEqual(before);
+    w.port.close();
   });
 });

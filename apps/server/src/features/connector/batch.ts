@@ -4,10 +4,11 @@ import type { Db, Queryable } from '../../db/types.ts';
 import { attachBlobs, deleteBlobs, writeApart, type ApartCandidate } from '../../domain/blobs.ts';
 import { AppError } from '../../http/errors.ts';
 import { connectorErrorBody } from '../../http/connector-api.ts';
-import { OFFLOAD_MIN_BYTES, runOnBody } from '../../offload/pool.ts';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { OFFLOAD_MIN_BYTES, runOnBody, transferable } from '../../offload/pool.ts';
 import type { OffloadTask } from '../../offload/task.ts';
 import type { BatchKindName } from '../../metrics/registry.ts';
-import type { BatchBody, CheckedBatch } from './checked-batches.ts';
+import type { BatchBody, BatchMessage, CheckedBatch, StreamedBatchBody } from './checked-batches.ts';
 import { refuseIfIssues } from './item-checks.ts';
 
 /**
@@ -64,7 +65,7 @@ export interface BatchSteps<R> {
 export interface RowSlices<R> {
   /** Rows of the first slice (the first statement, sent as soon as it is ready). */
   first: number;
-  slices: (issues: TPayloadIssue[]) => Iterable<R[]>;
+  slices: (issues: TPayloadIssue[]) => Iterable<R[]> | AsyncIterable<R[]>;
 }
 
 /** The items of a batch checked slice by slice on this thread, with `prepare`. */
@@ -92,6 +93,67 @@ export function checkedSlices<R>(rows: readonly R[], chunkSize: number): RowSlic
     *slices() {
       for (let offset = 0; offset < rows.length; offset += chunkSize)
         yield rows.slice(offset, offset + chunkSize);
+    },
+  };
+}
+
+/**
+ * Rows a worker thread checks and posts slice by slice as it goes (checked-batches.ts,
+ * streamedBatch), read from `port`: `count` resolves once the worker has read the body (it
+ * rejects, and no slice comes, when the body is refused whole: not JSON, not the envelope); the
+ * slices come as they are checked, the worker's faults join `issues` at the end. `done` is the
+ * worker's task: its failure ends the slices with that error.
+ */
+export function streamedSlices<R>(
+  port: MessagePort,
+  first: number,
+  done: Promise<unknown>,
+): RowSlices<R> & { count: Promise<number> } {
+  const queue: Exclude<BatchMessage<R>, { count: number }>[] = [];
+  let failure: { error: unknown } | null = null;
+  let wake: (() => void) | null = null;
+  let counted: (n: number) => void = () => {};
+  let refused: (err: unknown) => void = () => {};
+  const count = new Promise<number>((resolve, reject) => {
+    counted = resolve;
+    refused = reject;
+  });
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  port.on('message', (message: BatchMessage<R>) => {
+    if ('count' in message) counted(message.count);
+    else queue.push(message);
+    notify();
+  });
+  // A task that ends without its last message (refused, or failed) ends the slices.
+  done.then(
+    () => {},
+    (error: unknown) => {
+      failure = { error };
+      refused(error);
+      notify();
+    },
+  );
+  return {
+    first,
+    count,
+    async *slices(issues) {
+      for (;;) {
+        const message = queue.shift();
+        if (message === undefined) {
+          if (failure !== null) throw failure.error;
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        if ('issues' in message) {
+          issues.push(...message.issues);
+          return;
+        }
+        yield message.rows;
+      }
     },
   };
 }
@@ -170,7 +232,7 @@ export async function writeBatch<R>(
             sendReady();
           });
       };
-      for (const rows of source.slices(issues)) {
+      for await (const rows of source.slices(issues)) {
         if (issues.length > 0 || failure !== null) continue;
         for (const row of rows) {
           const id = steps.idOf(row);
@@ -207,6 +269,8 @@ export interface BatchKind<R> {
   prepare: (slice: readonly unknown[], offset: number, issues: TPayloadIssue[]) => R[];
   /** The same for a big body, whole, in a worker thread. */
   task: OffloadTask<BatchBody, CheckedBatch<R>>;
+  /** The same, the rows given back slice by slice as they are checked (no value written apart). */
+  streamTask: OffloadTask<StreamedBatchBody, number>;
   /** One multi-row statement; the rows inserted (the others were stored already). */
   write: (tx: Queryable, rows: R[], standard: boolean) => Promise<R[]>;
   /** The values of checked rows that may be written apart, each with how its row then changes. */
@@ -280,6 +344,7 @@ async function ingestBatchRows<R>(
     );
     return writeBatch(db, items.length, source, steps);
   }
+  if (!ctx.apart.enabled) return streamBatch(ctx, body, zone, kind, steps, counted);
   const checked = await runOnBody(ctx.offload, kind.task, { body, zone });
   counted(checked.count);
   const apart = await writeApart(db, installationId, ctx.apart, kind.apartCandidates(checked.rows));
@@ -295,5 +360,35 @@ async function ingestBatchRows<R>(
   } catch (err) {
     await deleteBlobs(db, apart).catch(() => {});
     throw err;
+  }
+}
+
+/**
+ * A big body when no value is written apart (PostgreSQL): checked in a worker thread that gives
+ * the rows back slice by slice (streamedSlices), written as they come in the batch's one
+ * transaction, so that checking and writing overlap as for a small body. The transaction starts
+ * once the worker has read the body whole (a body refused whole opens none); a fault found later
+ * rolls it back. The worker's task is over before the answer, whatever happened.
+ */
+async function streamBatch<R>(
+  ctx: AppContext,
+  body: Uint8Array,
+  zone: string,
+  kind: BatchKind<R>,
+  steps: BatchSteps<R>,
+  counted: (items: number) => void,
+): Promise<TConnectorBatchAnswer> {
+  const { port1, port2 } = new MessageChannel();
+  const { bytes, buffer } = transferable(body);
+  const slice = checkSliceSize(ctx.db.kind, kind.chunkSize);
+  const done = ctx.offload.run(kind.streamTask, { body: bytes, zone, port: port2, slice }, [buffer, port2]);
+  const source = streamedSlices<R>(port1, slice, done);
+  try {
+    const count = await source.count;
+    counted(count);
+    return await writeBatch(ctx.db, count, source, steps);
+  } finally {
+    port1.close();
+    await done.catch(() => {});
   }
 }

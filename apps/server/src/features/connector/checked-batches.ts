@@ -7,6 +7,7 @@ import {
   type TImportResult,
   type TPayloadIssue,
 } from '@synchro/contracts';
+import type { MessagePort } from 'node:worker_threads';
 import { parseJsonBytes } from '../../http/json-body.ts';
 import { parseConnectorOr400 } from '../../http/validate.ts';
 import { defineTask } from '../../offload/task.ts';
@@ -41,6 +42,57 @@ function checkedBatch<T, R>(
   refuseIfIssues(issues);
   return { rows, count: items.length };
 }
+
+/**
+ * A big body checked in a worker thread and given back slice by slice as it is checked, so that
+ * the request thread writes the first rows while the worker checks the next ones (batch.ts,
+ * streamedSlices). `port`: where the messages go (BatchMessage), in this order: the items' count
+ * once the body is read, the rows of each slice of `slice` items while no fault is found, then the
+ * faults found in the whole batch (none: the batch is whole). A body that is not JSON, or not the
+ * envelope, throws before any message: nothing is written.
+ */
+export interface StreamedBatchBody extends BatchBody {
+  port: MessagePort;
+  /** Items per message. */
+  slice: number;
+}
+
+export type BatchMessage<R> = { count: number } | { rows: R[] } | { issues: TPayloadIssue[] };
+
+function streamedBatch<T, R>(
+  items: readonly T[],
+  { port, slice }: StreamedBatchBody,
+  prepare: (items: readonly T[], offset: number, issues: TPayloadIssue[]) => R[],
+): number {
+  const post = (message: BatchMessage<R>) => port.postMessage(message);
+  post({ count: items.length });
+  const issues: TPayloadIssue[] = [];
+  const size = Math.max(1, slice);
+  for (let offset = 0; offset < items.length; offset += size) {
+    const rows = prepare(items.slice(offset, offset + size), offset, issues);
+    // Past a fault nothing is written: the rest is only checked, so that the 400 names every fault.
+    if (issues.length === 0) post({ rows });
+  }
+  post({ issues });
+  return items.length;
+}
+
+export const streamRecordsTask = defineTask('connector.import-records.stream', (input: StreamedBatchBody) => {
+  const { records } = parseConnectorOr400(ZImportRecordsEnvelope, parseJsonBytes(input.body));
+  return streamedBatch(records, input, (items, offset, issues): RecordRow[] =>
+    prepareRecords(items, input.zone, offset, issues),
+  );
+});
+
+export const streamTransactionsTask = defineTask(
+  'connector.transactions.stream',
+  (input: StreamedBatchBody) => {
+    const { transactions } = parseConnectorOr400(ZTransactionsEnvelope, parseJsonBytes(input.body));
+    return streamedBatch(transactions, input, (items, offset, issues): TransactionRow[] =>
+      prepareTransactions(items, input.zone, offset, issues),
+    );
+  },
+);
 
 export const checkRecordsTask = defineTask('connector.import-records', ({ body, zone }: BatchBody) => {
   const { records } = parseConnectorOr400(ZImportRecordsEnvelope, parseJsonBytes(body));

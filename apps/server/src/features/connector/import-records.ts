@@ -30,7 +30,7 @@ import { parseJsonBytes } from '../../http/json-body.ts';
 import { parseConnectorOr400 } from '../../http/validate.ts';
 import { runOnBody } from '../../offload/pool.ts';
 import { ingestBatch } from './batch.ts';
-import { checkRecordsTask, checkResultTask } from './checked-batches.ts';
+import { checkRecordsTask, streamRecordsTask, checkResultTask } from './checked-batches.ts';
 import { QUEUE_MAX_ENREG_BYTES } from './limits.ts';
 import {
   fileRow,
@@ -172,6 +172,7 @@ export async function ingestRecords(
     itemsOf: (bytes) => parseConnectorOr400(ZImportRecordsEnvelope, parseJsonBytes(bytes)).records,
     prepare: (slice, offset, issues) => prepareRecords(slice, zone, offset, issues),
     task: checkRecordsTask,
+    streamTask: streamRecordsTask,
     write: async (tx, rows, standard) => {
       const inserted = await writeRecords(tx, installationId, rows, now, standard);
       noteArrivals(inserted, arrivals);

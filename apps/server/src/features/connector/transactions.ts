@@ -7,7 +7,7 @@ import { enqueueArrivals, noArrivals, type MailInstallation } from '../../domain
 import { parseJsonBytes } from '../../http/json-body.ts';
 import { parseConnectorOr400 } from '../../http/validate.ts';
 import { ingestBatch } from './batch.ts';
-import { checkTransactionsTask } from './checked-batches.ts';
+import { checkTransactionsTask, streamTransactionsTask } from './checked-batches.ts';
 import { prepareTransactions, type TransactionRow } from './transaction-rows.ts';
 
 /**
@@ -78,6 +78,7 @@ export async function ingestTransactions(
     itemsOf: (bytes) => parseConnectorOr400(ZTransactionsEnvelope, parseJsonBytes(bytes)).transactions,
     prepare: (slice, offset, issues) => prepareTransactions(slice, zone, offset, issues),
     task: checkTransactionsTask,
+    streamTask: streamTransactionsTask,
     write: async (tx, rows, standard) => {
       const ids = new Set(await writeTransactions(tx, installationId, rows, now, standard));
       const inserted = rows.filter((r) => ids.has(r.txId));
