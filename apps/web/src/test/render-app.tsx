@@ -39,7 +39,11 @@ export function renderWithRouter(ui: ReactNode, path = '/') {
 /** `ui` inside the app's providers on the browser's own location (jsdom's History API). */
 export function renderWithProviders(ui: ReactNode) {
   const queryClient = createQueryClient();
-  return { ...render(<AppProviders queryClient={queryClient}>{ui}</AppProviders>), queryClient };
+  const wrap = (node: ReactNode) => <AppProviders queryClient={queryClient}>{node}</AppProviders>;
+  const result = render(wrap(ui));
+  /** `ui` rendered again with new props, in the same providers (its state kept). */
+  const rerender = (next: ReactNode) => result.rerender(wrap(next));
+  return { ...result, rerender, queryClient };
 }
 
 /** The whole SPA at `path`, on an in-memory location. */

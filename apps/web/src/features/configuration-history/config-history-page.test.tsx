@@ -5,7 +5,6 @@ import type { TConfigChanges, TConfigHistoryPage, TConfigVersionRow } from '@syn
 import { demoUser } from '../../test/fixtures.ts';
 import { PARIS } from '../../test/history-fixtures.ts';
 import { json, mockApi, renderApp, renderWithProviders, type Handler } from '../../test/render-app.tsx';
-import { AppProviders } from '../../app/providers.tsx';
 import { RestoreDialog } from './restore-dialog.tsx';
 
 afterEach(() => {
@@ -182,11 +181,7 @@ describe('Historique de la configuration', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Restaurer la version 9' });
     await within(dialog).findByRole('checkbox', { name: 'Base de données source' });
     // A connector write: the screen now shows version 13, the dialog still the changes against 12.
-    view.rerender(
-      <AppProviders queryClient={view.queryClient}>
-        <RestoreDialog row={row(9)} currentVersion={13} onClose={() => undefined} />
-      </AppProviders>,
-    );
+    view.rerender(<RestoreDialog row={row(9)} currentVersion={13} onClose={() => undefined} />);
     await userEvent.click(within(dialog).getByRole('button', { name: /^Restaurer la section/ }));
     await waitFor(() => expect(ifMatch).toBe('"12"'));
   });
