@@ -1,4 +1,5 @@
 import type { Db } from '../db/types.ts';
+import { startPeriodicPass } from './periodic-pass.ts';
 
 /**
  * The retention of the audit log (AUDIT_RETENTION_DAYS, default 400): rows older than that are
@@ -46,29 +47,12 @@ export function startAuditRetention(
   report: (deleted: number | Error) => void,
   intervalMs = 60 * 60_000,
 ): AuditRetention {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = pruneAuditLog(db, days, new Date())
-      .then((n) => {
-        if (n > 0) report(n);
-      })
-      .catch((err: unknown) => report(err instanceof Error ? err : new Error(String(err))))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const first = setTimeout(run, 60_000);
-  const timer = setInterval(run, intervalMs);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+  return startPeriodicPass(
+    () => pruneAuditLog(db, days, new Date()),
+    (n) => {
+      if (n instanceof Error || n > 0) report(n);
     },
-  };
+    60_000,
+    intervalMs,
+  );
 }

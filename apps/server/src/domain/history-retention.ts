@@ -1,4 +1,5 @@
 import type { Db } from '../db/types.ts';
+import { startPeriodicPass } from './periodic-pass.ts';
 
 /**
  * The retention of the import history and the transaction trace (HISTORY_RETENTION_DAYS, issue
@@ -135,29 +136,12 @@ export function startHistoryRetention(
   intervalMs = 60 * 60_000,
 ): HistoryRetention {
   if (days === null) return { stop: async () => {} };
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = pruneHistory(db, days, new Date(), { stopped: () => stopped })
-      .then((r) => {
-        if (r.records + r.transactions > 0) report(r);
-      })
-      .catch((err: unknown) => report(err instanceof Error ? err : new Error(String(err))))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const first = setTimeout(run, 120_000);
-  const timer = setInterval(run, intervalMs);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+  return startPeriodicPass(
+    (stopped) => pruneHistory(db, days, new Date(), { stopped }),
+    (r) => {
+      if (r instanceof Error || r.records + r.transactions > 0) report(r);
     },
-  };
+    120_000,
+    intervalMs,
+  );
 }
