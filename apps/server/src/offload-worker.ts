@@ -13,6 +13,7 @@ import { parseConfigTask } from './domain/config-parse-task.ts';
 import { versionChangesTask } from './domain/version-changes.ts';
 import { connectorEditTask } from './features/connector/configuration-tasks.ts';
 import { outcomeOf, pingTask, type OffloadTask } from './offload/task.ts';
+import { yieldCoresToRequests } from './offload/thread-priority.ts';
 
 /**
  * The entry of the worker threads (offload/pool.ts; bundled as dist/offload-worker.js): every task
@@ -35,6 +36,8 @@ const TASKS: readonly OffloadTask<any, any>[] = [
   connectorEditTask,
   versionChangesTask,
 ];
+
+yieldCoresToRequests();
 
 const byName = new Map(TASKS.map((task) => [task.name, task as OffloadTask<unknown, unknown>]));
 

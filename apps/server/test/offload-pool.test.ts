@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/http/errors.ts';
 import { checkRecordsTask, checkResultTask } from '../src/features/connector/checked-batches.ts';
 import { createOffloadPool, inlineOffload, OFFLOAD_MIN_BYTES, runOnBody } from '../src/offload/pool.ts';
+import { pingTask } from '../src/offload/task.ts';
+import { OFFLOAD_NICE, threadNice } from '../src/offload/thread-priority.ts';
 
 /** The worker pool with real threads (src/offload-worker.ts run through tsx, as the tests run). */
 
@@ -13,6 +15,15 @@ afterAll(async () => {
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 describe('the offload pool', () => {
+  it.runIf(process.platform === 'linux')(
+    'its threads yield the cores to the request thread (nice 10), the request thread keeps its own',
+    async () => {
+      const before = threadNice();
+      expect(await pool.run(pingTask, null)).toBe(Math.max(before, OFFLOAD_NICE));
+      expect(threadNice()).toBe(before);
+    },
+  );
+
   it('runs a task in a worker thread and gives its value back, dates and all', async () => {
     const body = bytes({
       records: [

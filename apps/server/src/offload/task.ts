@@ -1,3 +1,4 @@
+import { threadNice } from './thread-priority.ts';
 import { AppError } from '../http/errors.ts';
 
 /**
@@ -21,8 +22,8 @@ export function defineTask<I, O>(
   return transferOut ? { name, run, transferOut } : { name, run };
 }
 
-/** A task that does nothing: a thread answering it is up (Offload.warm). */
-export const pingTask = defineTask('offload.ping', (_input: null) => true);
+/** A thread answering it is up (Offload.warm); its answer: the thread's nice value. */
+export const pingTask = defineTask('offload.ping', (_input: null) => threadNice());
 
 /** What crosses back from a worker: the value, or the AppError the task threw, as plain data. */
 export type TaskOutcome<O> =
