@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { restoreConnectorPartsAfterAll } from '../support/connector.ts';
 import { E2E_BASE_URL, E2E_PORT } from '../support/env.ts';
 import { connectorToken, devisXml, postRecords, record } from '../support/history-data.ts';
@@ -14,6 +14,14 @@ function field(page: Page, label: string) {
     .locator('dt')
     .filter({ hasText: new RegExp(`^${label}$`) })
     .locator('xpath=following-sibling::dd[1]');
+}
+
+/** Whether two elements' boxes on screen share any point (once their animations are over). */
+async function overlapOnScreen(a: Locator, b: Locator): Promise<boolean> {
+  await a.evaluate((el) => Promise.all(el.getAnimations().map((x) => x.finished)));
+  const [x, y] = [await a.boundingBox(), await b.boundingBox()];
+  if (!x || !y) throw new Error('élément hors de la page');
+  return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
 }
 
 async function patchConnector(body: unknown): Promise<void> {
@@ -103,12 +111,19 @@ test.describe('Live', () => {
     await page.route('**/api/**', (route) =>
       route.fulfill({ status: 503, body: '{"message":"Indisponible"}' }),
     );
-    // The save meets the lost server.
-    await page.getByRole('button', { name: 'Valider' }).click();
+    // The save meets the lost server, on a phone: its error toast leaves the button in reach.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const save = page.getByRole('button', { name: 'Valider' });
+    await save.click();
     const banner = page
       .getByRole('status')
       .filter({ hasText: 'Connexion au serveur perdue — nouvelle tentative…' });
     await expect(banner).toBeVisible();
+    const failed = page.locator('li').filter({ hasText: 'Erreur de sauvegarde' });
+    await expect(failed).toBeVisible();
+    expect(await overlapOnScreen(failed, save)).toBe(false);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await overlapOnScreen(failed, save)).toBe(false);
     await shots(page, 'live-connection-lost');
     await page.unroute('**/api/**');
     await expect(banner).toHaveCount(0, { timeout: 10_000 });

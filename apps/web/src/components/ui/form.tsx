@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { Button } from './button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './card.tsx';
@@ -116,6 +116,42 @@ export function FormSection({
   );
 }
 
+/** The CSS variable that lifts the toasts above a save bar (toast.tsx), so that none covers its button. */
+export const SAVE_BAR_HEIGHT_VAR = '--save-bar-height';
+
+/**
+ * Publishes on the document how much of the window's bottom the bar takes while it is shown: its
+ * height once stuck at the bottom, more when the form ends above (the page's padding below it).
+ */
+function useSaveBarHeight(bar: RefObject<HTMLDivElement | null>): void {
+  useEffect(() => {
+    const element = bar.current;
+    if (!element) return;
+    const root = document.documentElement.style;
+    let frame = 0;
+    const publish = () => {
+      frame = 0;
+      const box = element.getBoundingClientRect();
+      const shown = box.bottom > 0 && box.top < window.innerHeight;
+      const below = shown ? window.innerHeight - box.top : 0;
+      root.setProperty(SAVE_BAR_HEIGHT_VAR, `${Math.round(below)}px`);
+    };
+    const schedule = () => (frame ||= requestAnimationFrame(publish));
+    publish();
+    const observer = new ResizeObserver(schedule);
+    observer.observe(element);
+    window.addEventListener('resize', schedule);
+    window.addEventListener('scroll', schedule, { passive: true, capture: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+      window.removeEventListener('resize', schedule);
+      window.removeEventListener('scroll', schedule, { capture: true });
+      root.removeProperty(SAVE_BAR_HEIGHT_VAR);
+    };
+  }, [bar]);
+}
+
 /**
  * The bar under a settings form, kept in view at the bottom of the window: the state of the edits
  * and the submit button (busy while saving).
@@ -131,8 +167,11 @@ export function SaveBar({
   label?: string;
   className?: string;
 }) {
+  const bar = useRef<HTMLDivElement>(null);
+  useSaveBarHeight(bar);
   return (
     <div
+      ref={bar}
       className={cn(
         'sticky bottom-0 z-10 -mx-4 mt-6 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 border-t border-border bg-background/95 px-4 py-3 backdrop-blur-sm sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8',
         className,

@@ -95,7 +95,7 @@ export function Toaster() {
       <ToastPrimitive.Viewport
         hotkey={TOAST_HOTKEY}
         label="Notifications ({hotkey})"
-        className="fixed right-0 bottom-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none md:max-w-[420px]"
+        className="fixed right-0 bottom-(--save-bar-height,0px) z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none md:max-w-[420px]"
       />
     </ToastPrimitive.Provider>
   );
