@@ -113,6 +113,11 @@ function admin(target: Target, ...argv: string[]): string {
   return res.stdout;
 }
 
+/**
+ * Whether an earlier run seeded enough and finished: seed-history writes its audit entry
+ * `history.seed` last, after VACUUM (ANALYZE); a seed stopped halfway has rows but no statistics,
+ * and the planner then picks plans a hundred times slower (seen: search « devis » 1.4 s).
+ */
 async function seeded(target: Target, seed: SeedSize): Promise<boolean> {
   if (target.name === 'embedded' && !existsSync(join(DATA, 'embedded', 'pglite'))) return false;
   const db = await target.open();
@@ -121,7 +126,8 @@ async function seeded(target: Target, seed: SeedSize): Promise<boolean> {
       .query<{ records: number; transactions: number }>(
         `SELECT (SELECT coalesce(sum(total), 0) FROM import_record_day_counts c WHERE c.installation_id = i.id)::int AS records,
                 (SELECT coalesce(sum(total), 0) FROM transaction_log_day_counts c WHERE c.installation_id = i.id)::int AS transactions
-         FROM installations i WHERE sync_id = $1`,
+         FROM installations i WHERE sync_id = $1
+           AND EXISTS (SELECT 1 FROM audit_log a WHERE a.installation_id = i.id AND a.action = 'history.seed')`,
         [SYNC_ID],
       )
       .catch(() => []);
