@@ -63,6 +63,18 @@ async function expectCountersRight(zone: string, now: Date, kept = true) {
     [installationId],
   );
   expect(toHandle).toEqual(states);
+  // Each terminal's totals (migration 018), terminals left without a transaction at 0.
+  const counted = await db.query<{ terminal: string; total: number; errors: number }>(
+    `SELECT id_tablette AS terminal, total::int, errors::int FROM terminal_last_exchange
+     WHERE installation_id = $1 AND (total <> 0 OR errors <> 0) ORDER BY 1`,
+    [installationId],
+  );
+  const scanned = await db.query<{ terminal: string; total: number; errors: number }>(
+    `SELECT id_tablette AS terminal, count(*)::int AS total, (count(*) FILTER (WHERE err = 1))::int AS errors
+     FROM transaction_logs WHERE installation_id = $1 GROUP BY 1 ORDER BY 1`,
+    [installationId],
+  );
+  expect(counted).toEqual(scanned);
 }
 
 const NOW = new Date('2025-03-31T10:00:00Z');
@@ -151,6 +163,13 @@ describe('activity counters (migration 014)', () => {
     await db.query(
       `UPDATE transaction_logs SET err = 0, date_heure_trt = date_heure_trt - interval '2 days'
       WHERE installation_id = $1 AND tx_id = 't1'`,
+      [installationId],
+    );
+    await expectCountersRight('Europe/Paris', NOW);
+    // Transactions moved to another terminal: a new one, and the one the first left.
+    await db.query(
+      `UPDATE transaction_logs SET id_tablette = CASE tx_id WHEN 't1' THEN 'T-NEW' ELSE 'T1' END
+       WHERE installation_id = $1 AND tx_id IN ('t1', 't2')`,
       [installationId],
     );
     await expectCountersRight('Europe/Paris', NOW);

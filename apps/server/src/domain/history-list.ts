@@ -38,8 +38,8 @@ export interface HistoryTable {
    */
   waiting?: { sql: string; count: string };
   /**
-   * The terminal filter's column, and its counters' table (a row per installation, terminal and
-   * hour with `total` and `errors`), when the table has one (the trace).
+   * The terminal filter's column, and its counters' table (a row per installation and terminal
+   * with `total` and `errors`), when the table has one (the trace).
    */
   terminal?: { column: string; counts: string };
 }

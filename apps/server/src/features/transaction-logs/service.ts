@@ -31,8 +31,8 @@ export const TRANSACTION_LOGS: HistoryTable = {
   error: 'err = 1',
   searchText: 'search_text',
   dayCounts: 'transaction_log_day_counts',
-  // Terminaux's link to the trace (migration 014: its hour counters and index).
-  terminal: { column: 'id_tablette', counts: 'terminal_hour_counts' },
+  // Terminaux's link to the trace (migration 014: its index; 018: each terminal's totals).
+  terminal: { column: 'id_tablette', counts: 'terminal_last_exchange' },
 };
 
 const COLUMNS = `tx_id AS "ID", err AS "Err", date_heure_trt AS "dateHeureTrt", num_transaction AS "NumTransaction",
