@@ -9,10 +9,9 @@ import { walkLenient } from './lenient-tree.ts';
 import { lineIndex, type TLineIndex } from './lines.ts';
 import { ROOT_NAME } from './sections.ts';
 import { checkSize } from '../xml/scan.ts';
-import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { segments, withSegmentTable } from './segments.ts';
-import { strictScan } from './well-formed.ts';
+import { engineVerdict, strictScan } from './well-formed.ts';
 import { hideSecretTagNames, maskSecrets, secretTagNames } from './mask-secrets.ts';
 
 /** Lines shown on each side of the problematic line. */
@@ -64,13 +63,9 @@ function firstDoctype(text: string): number {
 
 /** The package parser's refusal of a document saxes found well-formed, or null. */
 function parserRefusal(text: string): ConfigXmlError | null {
-  try {
-    parseConfig(text);
-    return null;
-  } catch (error) {
-    if (error instanceof ConfigXmlError) return error;
-    throw error;
-  }
+  const verdict = engineVerdict(text);
+  if (verdict.failure !== null) throw verdict.failure.error;
+  return verdict.refusal;
 }
 
 function diagnose(text: string): TConfigDiagnostic {
