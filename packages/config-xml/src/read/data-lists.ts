@@ -152,7 +152,7 @@ function globalAuthorizations(doc: ConfigDocument): TGlobalAuthorizations {
   for (const t of ix.children(sectionOf(ix, 'Terminaux'), 'Terminal')) {
     const list = ix.childWithId(t, autorisations);
     if (list < 0) continue;
-    for (let a = ix.firstChild[list] as number; a !== -1; a = ix.nextSibling[a] as number)
+    for (let a = ix.firstChild(list); a !== -1; a = ix.nextSibling[a] as number)
       if (ix.nameId[a] === autorisation) add(a);
   }
   return { authorizations, from: 'terminals' };

@@ -31,7 +31,7 @@ function terminalFrom(
   const ID_Smartphone = textOf(ix, t, 'ID_Smartphone').trim();
   const values = new Map<string, -1 | 0 | 1>();
   const list = ix.childWithId(t, names.list);
-  for (let a = list < 0 ? -1 : (ix.firstChild[list] as number); a !== -1; a = ix.nextSibling[a] as number) {
+  for (let a = list < 0 ? -1 : ix.firstChild(list); a !== -1; a = ix.nextSibling[a] as number) {
     if (ix.nameId[a] !== names.item) continue;
     const id = textOfId(ix, a, names.id).trim();
     if (id === '' || values.has(id)) continue;

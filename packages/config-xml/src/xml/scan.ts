@@ -302,7 +302,6 @@ class Scanner {
           this.fail(i, 'malformed', `Caractère inattendu dans la balise </${open}>`);
         stack.pop();
         lastChild.pop();
-        ix.closeStart[el] = p;
         p = i + 1;
         ix.end[el] = p;
         if (stack.length === 0) state = 2;
@@ -402,14 +401,14 @@ class Scanner {
       this.fail(n, 'truncated', `Document tronqué : la balise <${open}> n’est pas fermée`);
     }
     const sections: SectionRange[] = [];
-    for (let k = ix.firstChild[0] as number; k !== -1; k = ix.nextSibling[k] as number) {
+    for (let k = ix.firstChild(0); k !== -1; k = ix.nextSibling[k] as number) {
       sections.push({ name: ix.name(k), start: ix.start[k] as number, end: ix.end[k] as number });
     }
     return {
       bomLength,
       rootStart: ix.start[0] as number,
       rootOpenEnd: ix.openEnd[0] as number,
-      rootCloseStart: ix.closeStart[0] as number,
+      rootCloseStart: ix.closeStart(0),
       rootEnd: ix.end[0] as number,
       rootSelfClosing: ix.selfClosing(0),
       sections,
