@@ -79,8 +79,11 @@ function diagnose(text: string): TConfigDiagnostic {
     return result;
   }
   const lines = lineIndex(text);
-  const strict = strictScan(text);
   const tree = walkLenient(text, WANTED_PATHS);
+  const lexical = lexicalIssues(text, lines);
+  // Faults the lenient passes see (a bare '&', a stray '<', tags that do not pair up...) are sure
+  // signs of a text saxes refuses: it is then asked first (see strictScan).
+  const strict = strictScan(text, !tree.balanced || lexical.some((issue) => issue.severity === 'error'));
   const issues: TDiagnosticIssue[] = [];
 
   const doctypeAt = firstDoctype(text);
@@ -93,7 +96,7 @@ function diagnose(text: string): TConfigDiagnostic {
       ...(doctypeAt !== -1 ? { line: lines.lineOf(doctypeAt) } : {}),
     });
   }
-  issues.push(...lexicalIssues(text, lines), ...encodingIssues(text, lines), ...structureIssues(tree, lines));
+  issues.push(...lexical, ...encodingIssues(text, lines), ...structureIssues(tree, lines));
 
   // The first fault in document order: saxes reads a bare '&' as the start of an entity name and
   // reports it far later, so the lexical scan locates that one.

@@ -30,6 +30,12 @@ export interface TLenientTree {
   } | null;
   sections: TTopLevelSection[];
   paths: Map<string, TLenientPath>;
+  /**
+   * Every end tag closed the innermost open element, none was stray, nothing was left open and
+   * no element came after the root. False is a sure sign that the text is not well-formed (the
+   * diagnostic then asks saxes first, see strictScan); true proves nothing.
+   */
+  balanced: boolean;
 }
 
 /** One element path seen by the walk: a trie over names, so a child's path costs one lookup. */
@@ -77,7 +83,7 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = NOTHING)
 const NOTHING: ReadonlySet<string> = new Set();
 
 function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
-  const tree: TLenientTree = { root: null, sections: [], paths: new Map() };
+  const tree: TLenientTree = { root: null, sections: [], paths: new Map(), balanced: true };
   const stack: TOpen[] = [];
   const rootNode = pathNode('', '', null, false);
   /**
@@ -132,7 +138,10 @@ function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
     if (kind === START && nameEnd > start + 1) {
       const selfClosing = ((table.flags[k] as number) & SELF_CLOSING) !== 0;
       if (stack.length === 0) {
-        if (tree.root !== null || rootClosed) continue;
+        if (tree.root !== null || rootClosed) {
+          tree.balanced = false;
+          continue;
+        }
         const name = text.slice(start + 1, nameEnd);
         tree.root = { name, start, startTagEnd: end, selfClosing, endTagStart: -1 };
         if (!selfClosing) stack.push({ name, node: rootNode, stats: null, collect: false, section: null });
@@ -141,7 +150,10 @@ function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
       }
       // Deeper elements are ignored: no real document is that deep, and tracking them would make
       // hostile input (thousands of nested or stray tags) cost O(depth) per tag.
-      if (stack.length >= MAX_DEPTH) continue;
+      if (stack.length >= MAX_DEPTH) {
+        tree.balanced = false;
+        continue;
+      }
       if (collecting > 0)
         for (const open of stack) if (open.collect && open.stats) open.stats.hasChildren = true;
       const node = childNode(top ? top.node : rootNode, start + 1, nameEnd);
@@ -166,6 +178,7 @@ function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
       const length = nameEnd - start - 2;
       let at = stack.length - 1;
       while (at >= 0 && !namedAt(text, start + 2, length, (stack[at] as TOpen).name)) at -= 1;
+      if (at < 0 || at !== stack.length - 1) tree.balanced = false;
       if (at < 0) continue;
       while (stack.length > at + 1) {
         const left = stack.pop();
@@ -182,6 +195,7 @@ function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
     }
   }
   for (const left of stack) if (left.collect && left.stats) left.stats.unclosed = true;
+  if (stack.length > 0) tree.balanced = false;
   return tree;
 }
 

@@ -58,12 +58,17 @@ export function engineVerdict(text: string): TEngineVerdict {
  * such text is tested (test/strict-equivalence.test.ts: generated documents full of the
  * characters and constructs where the two could differ, the fixtures, their mutations).
  */
-export function strictScan(text: string): TStrictScan {
+export function strictScan(text: string, likelyBroken = false): TStrictScan {
   // Once per text inside withSegmentTable: the repair scans its result, then diagnoses it.
   return sharedPass(text, 'strict', () => {
-    const verdict = engineVerdict(text);
-    if (verdict.refusal === null && verdict.failure === null && !verdict.strictEdge) {
-      return { fault: null, doctype: false, rootName: ROOT_NAME };
+    // A text the cheap lenient passes already found broken goes to saxes straight away: the
+    // package parser would refuse it too, after work up to its fault spent for nothing. Either
+    // way the answer is the same; only what it costs differs.
+    if (!likelyBroken) {
+      const verdict = engineVerdict(text);
+      if (verdict.refusal === null && verdict.failure === null && !verdict.strictEdge) {
+        return { fault: null, doctype: false, rootName: ROOT_NAME };
+      }
     }
     return saxesScan(text);
   });
