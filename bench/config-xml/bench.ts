@@ -84,6 +84,8 @@ export function runBench(
 ): TBenchResult {
   const withXmllint = cases.some((c) => c.path !== undefined) && xmllintAvailable();
   const edits = sectionEdits(fixture);
+  /** CPU time of each edit (label|case): on a shared machine, what the edit costs without the wait. */
+  const editCpu = new Map<string, number>();
   const measures: [string, TMeasure][] = [
     ['bare saxes pass (floor)', (c) => time(c.runs, () => saxesPass(c.text)).medianMs],
     [
@@ -97,7 +99,9 @@ export function runBench(
       `section edit: ${edit.label}`,
       (c) => {
         const doc = engine.parseConfig(c.text);
-        return time(c.runs, () => edit.run(doc)).medianMs;
+        const timing = time(c.runs, () => edit.run(doc));
+        editCpu.set(`${edit.label}|${c.label}`, timing.cpuMedianMs);
+        return timing.medianMs;
       },
     ]),
     ['diagnoseConfig', (c) => time(c.runs, () => engine.diagnoseConfig(c.text)).medianMs],
@@ -149,6 +153,7 @@ export function runBench(
     );
     const editTimes = rows.filter((r) => r.name.startsWith('section edit')).map((r) => r.values[at] ?? null);
     const slowestEdit = editTimes.some((v) => v === null) ? null : Math.max(...(editTimes as number[]));
+    const slowestEditCpu = Math.max(...edits.map((e) => editCpu.get(`${e.label}|${label}`) ?? 0));
     const rowRatio = (a: string, b: string): string => {
       const x = value(a);
       const y = value(b);
@@ -160,7 +165,7 @@ export function runBench(
         : `${unit === '×' ? r.toFixed(2) : formatMs(r)} ${unit} → ${r <= goal ? 'met' : 'NOT met'}`;
     goals.push(
       `- ${label}: full read ≤ 1.0× the bare saxes pass (paired): ${verdict(readRatio, 1)}${rowRatio('full read', 'bare saxes')}.`,
-      `- ${label}: every section edit ≤ ${editBudget} ms (on the parsed document): slowest ${verdict(slowestEdit, editBudget, 'ms')}.`,
+      `- ${label}: every section edit ≤ ${editBudget} ms (on the parsed document): slowest ${verdict(slowestEdit, editBudget, 'ms')} (CPU time of the slowest: ${formatMs(slowestEditCpu)} ms).`,
       `- ${label}: diagnostic ≤ 3× the full read (paired): ${verdict(diagnoseRatio, 3)}${rowRatio('diagnoseConfig', 'full read')}.`,
       `- ${label}: repair ≤ 5× the full read (paired): ${verdict(repairRatio, 5)}${rowRatio('repairConfig', 'full read')}.`,
     );

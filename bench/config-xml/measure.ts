@@ -2,6 +2,8 @@
 
 export interface TTiming {
   medianMs: number;
+  /** Median CPU time of the process per run (process.cpuUsage: user + system, every thread). */
+  cpuMedianMs: number;
   runs: number;
 }
 
@@ -14,12 +16,16 @@ export function median(values: number[]): number {
 export function time(runs: number, task: () => unknown): TTiming {
   task();
   const samples: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i += 1) {
+    const cpuStarted = process.cpuUsage();
     const started = performance.now();
     task();
     samples.push(performance.now() - started);
+    const used = process.cpuUsage(cpuStarted);
+    cpu.push((used.user + used.system) / 1000);
   }
-  return { medianMs: median(samples), runs };
+  return { medianMs: median(samples), cpuMedianMs: median(cpu), runs };
 }
 
 export function formatMs(ms: number | null): string {

@@ -96,14 +96,14 @@ export function elementFromIndex(
   const openEnd = ix.openEnd[k] as number;
   const end = ix.end[k] as number;
   const selfClosing = end === openEnd;
-  const closeStart = ix.closeStart[k] as number;
+  const closeStart = ix.closeStart(k);
   const eager = !selfClosing && depth >= 0;
   const kids: XNode[] | null = selfClosing ? [] : eager ? [] : null;
   const el = new XElement(src, ix.name(k), start, openEnd, closeStart, end, selfClosing, kids);
   el.parent = parent;
   if (kids !== null && eager) {
     let pos = openEnd;
-    for (let c = ix.firstChild[k] as number; c !== -1; c = ix.nextSibling[c] as number) {
+    for (let c = ix.firstChild(k); c !== -1; c = ix.nextSibling[c] as number) {
       const cs = ix.start[c] as number;
       if (cs > pos) for (const g of parseChildren(src, pos, cs, el, 0)) kids.push(g);
       kids.push(elementFromIndex(src, ix, c, el, depth - 1));

@@ -36,7 +36,7 @@ export function secretRanges(doc: ConfigDocument): Range[] {
     if (!outer && !secretIds.has(ix.nameId[k] as number)) continue;
     inSecret[k] = 1;
     const start = ix.openEnd[k] as number;
-    const end = ix.closeStart[k] as number;
+    const end = ix.closeStart(k);
     if (!outer && end > start) out.push({ start, end });
   }
   return out;

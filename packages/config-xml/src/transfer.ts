@@ -14,16 +14,7 @@ export interface TransferredLayout {
   arrays: Record<IndexArray, Int32Array>;
 }
 
-const ARRAYS = [
-  'start',
-  'openEnd',
-  'closeStart',
-  'end',
-  'parent',
-  'firstChild',
-  'nextSibling',
-  'nameId',
-] as const;
+const ARRAYS = ['start', 'openEnd', 'end', 'parent', 'nextSibling', 'nameId'] as const;
 type IndexArray = (typeof ARRAYS)[number];
 
 /** The layout of a parsed document as plain data, and the buffers to transfer. */

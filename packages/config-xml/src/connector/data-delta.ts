@@ -108,7 +108,7 @@ export function afterTagAtOrBefore(ix: ElementIndex, root: number, x: number): T
   const open = [root];
   let at = ix.openEnd[root] as number;
   let cur = root;
-  for (let c = ix.firstChild[cur] as number; c !== -1;) {
+  for (let c = ix.firstChild(cur); c !== -1;) {
     if ((ix.end[c] as number) <= x) {
       at = ix.end[c] as number;
       c = ix.nextSibling[c] as number;
@@ -117,7 +117,7 @@ export function afterTagAtOrBefore(ix: ElementIndex, root: number, x: number): T
       at = ix.openEnd[c] as number;
       open.push(c);
       cur = c;
-      c = ix.firstChild[cur] as number;
+      c = ix.firstChild(cur);
     } else break; // x is inside c's start tag
   }
   return { at, open };
@@ -128,22 +128,22 @@ export function afterTagAtOrBefore(ix: ElementIndex, root: number, x: number): T
  * own end tag included), with the elements open there; null when `y` is after it.
  */
 export function tagAtOrAfter(ix: ElementIndex, root: number, y: number): TBoundary | null {
-  if ((ix.closeStart[root] as number) < y) return null;
+  if (ix.closeStart(root) < y) return null;
   const open = [root];
   let cur = root;
-  for (let c = ix.firstChild[cur] as number; c !== -1;) {
+  for (let c = ix.firstChild(cur); c !== -1;) {
     if ((ix.end[c] as number) <= y) {
       c = ix.nextSibling[c] as number; // c ends before y
     } else if ((ix.start[c] as number) >= y) {
       return { at: ix.start[c] as number, open };
-    } else if (ix.selfClosing(c) || (ix.closeStart[c] as number) < y) {
+    } else if (ix.selfClosing(c) || ix.closeStart(c) < y) {
       c = ix.nextSibling[c] as number; // y is inside c's only tag or its end tag
     } else {
       // y is in c's start tag or content (up to its end tag's `<`): continue inside c.
       open.push(c);
       cur = c;
-      c = ix.firstChild[cur] as number;
+      c = ix.firstChild(cur);
     }
   }
-  return { at: ix.closeStart[cur] as number, open };
+  return { at: ix.closeStart(cur), open };
 }

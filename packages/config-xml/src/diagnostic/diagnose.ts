@@ -9,10 +9,9 @@ import { walkLenient } from './lenient-tree.ts';
 import { lineIndex, type TLineIndex } from './lines.ts';
 import { ROOT_NAME } from './sections.ts';
 import { checkSize } from '../xml/scan.ts';
-import { parseConfig } from '../document.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { segments, withSegmentTable } from './segments.ts';
-import { strictScan } from './well-formed.ts';
+import { engineVerdict, strictScan } from './well-formed.ts';
 import { hideSecretTagNames, maskSecrets, secretTagNames } from './mask-secrets.ts';
 
 /** Lines shown on each side of the problematic line. */
@@ -64,13 +63,9 @@ function firstDoctype(text: string): number {
 
 /** The package parser's refusal of a document saxes found well-formed, or null. */
 function parserRefusal(text: string): ConfigXmlError | null {
-  try {
-    parseConfig(text);
-    return null;
-  } catch (error) {
-    if (error instanceof ConfigXmlError) return error;
-    throw error;
-  }
+  const verdict = engineVerdict(text);
+  if (verdict.failure !== null) throw verdict.failure.error;
+  return verdict.refusal;
 }
 
 function diagnose(text: string): TConfigDiagnostic {
@@ -84,8 +79,11 @@ function diagnose(text: string): TConfigDiagnostic {
     return result;
   }
   const lines = lineIndex(text);
-  const strict = strictScan(text);
   const tree = walkLenient(text, WANTED_PATHS);
+  const lexical = lexicalIssues(text, lines);
+  // Faults the lenient passes see (a bare '&', a stray '<', tags that do not pair up...) are sure
+  // signs of a text saxes refuses: it is then asked first (see strictScan).
+  const strict = strictScan(text, !tree.balanced || lexical.some((issue) => issue.severity === 'error'));
   const issues: TDiagnosticIssue[] = [];
 
   const doctypeAt = firstDoctype(text);
@@ -98,7 +96,7 @@ function diagnose(text: string): TConfigDiagnostic {
       ...(doctypeAt !== -1 ? { line: lines.lineOf(doctypeAt) } : {}),
     });
   }
-  issues.push(...lexicalIssues(text, lines), ...encodingIssues(text, lines), ...structureIssues(tree, lines));
+  issues.push(...lexical, ...encodingIssues(text, lines), ...structureIssues(tree, lines));
 
   // The first fault in document order: saxes reads a bare '&' as the start of an entity name and
   // reports it far later, so the lexical scan locates that one.

@@ -30,15 +30,30 @@ export interface TLenientTree {
   } | null;
   sections: TTopLevelSection[];
   paths: Map<string, TLenientPath>;
+  /**
+   * Every end tag closed the innermost open element, none was stray, nothing was left open and
+   * no element came after the root. False is a sure sign that the text is not well-formed (the
+   * diagnostic then asks saxes first, see strictScan); true proves nothing.
+   */
+  balanced: boolean;
 }
 
 /** One element path seen by the walk: a trie over names, so a child's path costs one lookup. */
 interface TPathNode {
+  /** Its element name (the last part of the path). */
+  name: string;
   path: string;
   stats: TLenientPath | null;
   wanted: boolean;
+  /** Its children while they are few (looked up by comparing names in place), then a map. */
+  kidList: TPathNode[] | null;
   kids: Map<string, TPathNode>;
+  /** The child found last: siblings mostly repeat one name or follow one order. */
+  lastKid: TPathNode | null;
 }
+
+/** Children compared in place up to this many names; a map past it keeps every lookup O(1). */
+const FEW_KIDS = 8;
 
 interface TOpen {
   name: string;
@@ -68,22 +83,42 @@ export function walkLenient(text: string, wanted: ReadonlySet<string> = NOTHING)
 const NOTHING: ReadonlySet<string> = new Set();
 
 function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
-  const tree: TLenientTree = { root: null, sections: [], paths: new Map() };
+  const tree: TLenientTree = { root: null, sections: [], paths: new Map(), balanced: true };
   const stack: TOpen[] = [];
-  const rootNode: TPathNode = { path: '', stats: null, wanted: false, kids: new Map() };
-  /** The node of a child of `parent` named `name` (created with its stats on first sight). */
-  const childNode = (parent: TPathNode, name: string): TPathNode => {
-    let node = parent.kids.get(name);
+  const rootNode = pathNode('', '', null, false);
+  /**
+   * The node of the child of `parent` named text[from, to) (created with its stats on first
+   * sight). The name is compared in place with the child found last, then with the few children
+   * seen: no string is cut from the text, and none hashed, for a name already seen there.
+   */
+  const childNode = (parent: TPathNode, from: number, to: number): TPathNode => {
+    const length = to - from;
+    const last = parent.lastKid;
+    if (last !== null && namedAt(text, from, length, last.name)) return last;
+    let node: TPathNode | undefined;
+    let name: string | null = null;
+    if (parent.kidList !== null) {
+      for (const kid of parent.kidList) if (namedAt(text, from, length, kid.name)) node = kid;
+    } else {
+      name = text.slice(from, to);
+      node = parent.kids.get(name);
+    }
     if (node === undefined) {
+      name ??= text.slice(from, to);
       const path = parent.path !== '' ? `${parent.path}/${name}` : name;
       let stats = tree.paths.get(path);
       if (stats === undefined) {
         stats = { count: 0 };
         tree.paths.set(path, stats);
       }
-      node = { path, stats, wanted: wanted.has(path), kids: new Map() };
+      node = pathNode(name, path, stats, wanted.has(path));
       parent.kids.set(name, node);
+      if (parent.kidList !== null) {
+        parent.kidList.push(node);
+        if (parent.kidList.length > FEW_KIDS) parent.kidList = null;
+      }
     }
+    parent.lastKid = node;
     return node;
   };
   let rootClosed = false;
@@ -101,10 +136,13 @@ function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
     }
     const nameEnd = table.nameEnds[k] as number;
     if (kind === START && nameEnd > start + 1) {
-      const name = text.slice(start + 1, nameEnd);
       const selfClosing = ((table.flags[k] as number) & SELF_CLOSING) !== 0;
       if (stack.length === 0) {
-        if (tree.root !== null || rootClosed) continue;
+        if (tree.root !== null || rootClosed) {
+          tree.balanced = false;
+          continue;
+        }
+        const name = text.slice(start + 1, nameEnd);
         tree.root = { name, start, startTagEnd: end, selfClosing, endTagStart: -1 };
         if (!selfClosing) stack.push({ name, node: rootNode, stats: null, collect: false, section: null });
         else rootClosed = true;
@@ -112,10 +150,14 @@ function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
       }
       // Deeper elements are ignored: no real document is that deep, and tracking them would make
       // hostile input (thousands of nested or stray tags) cost O(depth) per tag.
-      if (stack.length >= MAX_DEPTH) continue;
+      if (stack.length >= MAX_DEPTH) {
+        tree.balanced = false;
+        continue;
+      }
       if (collecting > 0)
         for (const open of stack) if (open.collect && open.stats) open.stats.hasChildren = true;
-      const node = childNode(top ? top.node : rootNode, name);
+      const node = childNode(top ? top.node : rootNode, start + 1, nameEnd);
+      const name = node.name;
       const stats = node.stats as TLenientPath;
       stats.count += 1;
       const collect = stats.count === 1 && node.wanted;
@@ -136,6 +178,7 @@ function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
       const length = nameEnd - start - 2;
       let at = stack.length - 1;
       while (at >= 0 && !namedAt(text, start + 2, length, (stack[at] as TOpen).name)) at -= 1;
+      if (at < 0 || at !== stack.length - 1) tree.balanced = false;
       if (at < 0) continue;
       while (stack.length > at + 1) {
         const left = stack.pop();
@@ -152,7 +195,12 @@ function walk(text: string, wanted: ReadonlySet<string>): TLenientTree {
     }
   }
   for (const left of stack) if (left.collect && left.stats) left.stats.unclosed = true;
+  if (stack.length > 0) tree.balanced = false;
   return tree;
+}
+
+function pathNode(name: string, path: string, stats: TLenientPath | null, wanted: boolean): TPathNode {
+  return { name, path, stats, wanted, kidList: [], kids: new Map(), lastKid: null };
 }
 
 /** Whether text[from, from + length) is `name`. */

@@ -8,7 +8,7 @@ import type {
 } from '@synchro/contracts';
 import type { ConfigDocument } from '../document.ts';
 import type { ElementIndex } from '../xml/index.ts';
-import { rootSection as sectionOf, textOf, textOfId } from './ix-values.ts';
+import { rootSection as sectionOf, textOf, textOfId, trimmedValueIs } from './ix-values.ts';
 
 /** The Data lists (employees, technicians, agendas, depots, families) and the global feature list. */
 
@@ -140,20 +140,31 @@ function globalAuthorizations(doc: ConfigDocument): TGlobalAuthorizations {
   const seen = new Set<string>();
   const authorizations: { ID: string; Libelle: string }[] = [];
   const [id, libelle] = [ix.idOf('ID'), ix.idOf('Libelle')];
-  const add = (a: number): void => {
+  /** Adds the authorisation `a` when its ID is new; returns its ID. */
+  const add = (a: number): string => {
     const ID = textOfId(ix, a, id).trim();
-    if (ID === '' || seen.has(ID)) return;
+    if (ID === '' || seen.has(ID)) return ID;
     seen.add(ID);
     authorizations.push({ ID, Libelle: textOfId(ix, a, libelle) });
+    return ID;
   };
   for (const a of ix.children(ix.path(sectionOf(ix, 'Data'), 'Autorisations'), 'Autorisation')) add(a);
   if (authorizations.length > 0) return { authorizations, from: 'data' };
   const [autorisations, autorisation] = [ix.idOf('Autorisations'), ix.idOf('Autorisation')];
+  // The ID seen at each place of the previous terminal's list (already in `seen`): terminals
+  // mostly list the same IDs in the same order, so an ID equal to it (compared in place) is known
+  // without cutting it from the text.
+  const atPlace: string[] = [];
   for (const t of ix.children(sectionOf(ix, 'Terminaux'), 'Terminal')) {
     const list = ix.childWithId(t, autorisations);
     if (list < 0) continue;
-    for (let a = ix.firstChild[list] as number; a !== -1; a = ix.nextSibling[a] as number)
-      if (ix.nameId[a] === autorisation) add(a);
+    let place = 0;
+    for (let a = ix.firstChild(list); a !== -1; a = ix.nextSibling[a] as number) {
+      if (ix.nameId[a] !== autorisation) continue;
+      const known = place < atPlace.length ? (atPlace[place] as string) : '';
+      if (known === '' || trimmedValueIs(ix, ix.childWithId(a, id), known) !== true) atPlace[place] = add(a);
+      place += 1;
+    }
   }
   return { authorizations, from: 'terminals' };
 }

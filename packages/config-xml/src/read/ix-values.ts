@@ -1,5 +1,5 @@
 import { SECRET_PLACEHOLDER } from '@synchro/contracts';
-import type { ElementIndex } from '../xml/index.ts';
+import { isPlainAscii, type ElementIndex } from '../xml/index.ts';
 import { isTrue } from './values.ts';
 
 /**
@@ -21,6 +21,29 @@ export function textOf(ix: ElementIndex, el: number, name: string): string {
 export function textOfId(ix: ElementIndex, el: number, id: number): string {
   const c = ix.childWithId(el, id);
   return c < 0 ? '' : ix.value(c);
+}
+
+/** Characters String.prototype.trim removes, among those a plain ASCII value can hold. */
+function isTrimmed(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/**
+ * Whether the display value of `el`, trimmed, is `s` (-1: the value is ''), decided in place when
+ * that value is the element's source text itself (plain ASCII, see ElementIndex.value): no string
+ * is cut for it. null when it is not plain: the caller reads the value.
+ */
+export function trimmedValueIs(ix: ElementIndex, el: number, s: string): boolean | null {
+  if (el < 0) return s === '';
+  const t = ix.text;
+  let from = ix.openEnd[el] as number;
+  let to = ix.closeStart(el);
+  if (!isPlainAscii(t, from, to)) return null;
+  while (from < to && isTrimmed(t.charCodeAt(from))) from++;
+  while (to > from && isTrimmed(t.charCodeAt(to - 1))) to--;
+  if (to - from !== s.length) return false;
+  for (let k = 0; k < s.length; k++) if (t.charCodeAt(from + k) !== s.charCodeAt(k)) return false;
+  return true;
 }
 
 export function secretOf(ix: ElementIndex, el: number, name: string): string {

@@ -59,7 +59,7 @@ export function recordAttachments(input: string | RecordDocument): TRecordAttach
       const content = ix.child(holder, contentElement);
       if (nameEl < 0 && content < 0) continue;
       const contentStart = content < 0 ? -1 : (ix.openEnd[content] as number);
-      const contentEnd = content < 0 ? -1 : (ix.closeStart[content] as number);
+      const contentEnd = content < 0 ? -1 : ix.closeStart(content);
       out.push({
         name: nameEl < 0 ? '' : ix.value(nameEl).trim(),
         size: content < 0 ? 0 : base64Size(doc.text, contentStart, contentEnd),
@@ -86,7 +86,7 @@ function inAttachmentTable(ix: ElementIndex, el: number, cache: Map<number, bool
     }
     visited.push(a);
     const table = ix.child(a, 'Table');
-    if (table >= 0 && ix.firstChild[table] === -1) {
+    if (table >= 0 && ix.firstChild(table) === -1) {
       answer = ATTACHMENT_TABLES.has(ix.xmlText(table).trim().toLowerCase());
       break;
     }

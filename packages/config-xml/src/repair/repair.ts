@@ -1,6 +1,8 @@
 import type { TRepairChange } from '@synchro/contracts';
 import { diagnoseConfig } from '../diagnostic/diagnose.ts';
 import { withSegmentTable } from '../diagnostic/segments.ts';
+import { WANTED_PATHS } from '../diagnostic/extraction.ts';
+import { walkLenient } from '../diagnostic/lenient-tree.ts';
 import { strictScan } from '../diagnostic/well-formed.ts';
 import { ConfigXmlError } from '../errors.ts';
 import { checkSize } from '../xml/scan.ts';
@@ -55,7 +57,7 @@ function repair(text: string): TRepairResult {
     changes.push(...result.changes);
   };
   for (const step of LEXICAL_STEPS) apply(step);
-  const scan = strictScan(current);
+  const scan = strictScan(current, !walkLenient(current, WANTED_PATHS).balanced);
   if (scan.doctype) {
     throw new ConfigXmlError(
       'repair-refused',

@@ -12,10 +12,8 @@ export class ElementIndex {
   count = 0;
   start: Int32Array;
   openEnd: Int32Array;
-  closeStart: Int32Array;
   end: Int32Array;
   parent: Int32Array;
-  firstChild: Int32Array;
   nextSibling: Int32Array;
   nameId: Int32Array;
   readonly names: string[] = [];
@@ -26,10 +24,8 @@ export class ElementIndex {
     const cap = Math.max(64, (text.length / 24) | 0);
     this.start = new Int32Array(cap);
     this.openEnd = new Int32Array(cap);
-    this.closeStart = new Int32Array(cap);
     this.end = new Int32Array(cap);
     this.parent = new Int32Array(cap);
-    this.firstChild = new Int32Array(cap);
     this.nextSibling = new Int32Array(cap);
     this.nameId = new Int32Array(cap);
   }
@@ -39,10 +35,7 @@ export class ElementIndex {
     text: string,
     count: number,
     names: readonly string[],
-    arrays: Record<
-      'start' | 'openEnd' | 'closeStart' | 'end' | 'parent' | 'firstChild' | 'nextSibling' | 'nameId',
-      Int32Array
-    >,
+    arrays: Record<'start' | 'openEnd' | 'end' | 'parent' | 'nextSibling' | 'nameId', Int32Array>,
   ): ElementIndex {
     const index = new ElementIndex('');
     Object.assign(index, { text, count, ...arrays });
@@ -59,10 +52,8 @@ export class ElementIndex {
     };
     this.start = g(this.start);
     this.openEnd = g(this.openEnd);
-    this.closeStart = g(this.closeStart);
     this.end = g(this.end);
     this.parent = g(this.parent);
-    this.firstChild = g(this.firstChild);
     this.nextSibling = g(this.nextSibling);
     this.nameId = g(this.nameId);
   }
@@ -128,15 +119,33 @@ export class ElementIndex {
     const k = this.count++;
     this.start[k] = start;
     this.openEnd[k] = openEnd;
-    this.closeStart[k] = openEnd;
     this.end[k] = openEnd;
     this.parent[k] = parent;
-    this.firstChild[k] = -1;
     this.nextSibling[k] = -1;
     this.nameId[k] = nameId;
     if (prevSibling >= 0) this.nextSibling[prevSibling] = k;
-    else if (parent >= 0) this.firstChild[parent] = k;
     return k;
+  }
+
+  /**
+   * First child element of `el`, or -1. Elements are numbered in start-tag order, so a first
+   * child is always the element right after its parent: nothing is stored for it.
+   */
+  firstChild(el: number): number {
+    const c = el + 1;
+    return c < this.count && this.parent[c] === el ? c : -1;
+  }
+
+  /**
+   * Offset of the `</` of the end tag of `el` (its openEnd when self-closing). Not stored: an end
+   * tag is `</name>`, or `</name` and white space before `>`, and holds no other `<`.
+   */
+  closeStart(el: number): number {
+    const end = this.end[el] as number;
+    const openEnd = this.openEnd[el] as number;
+    if (end === openEnd) return openEnd;
+    const at = end - (this.names[this.nameId[el] as number] as string).length - 3;
+    return this.text.charCodeAt(at) === 60 ? at : this.text.lastIndexOf('<', end - 1);
   }
 
   name(el: number): string {
@@ -155,7 +164,7 @@ export class ElementIndex {
     if (el < 0) return -1;
     const id = this.idOf(name);
     if (id < 0) return -1;
-    for (let k = this.firstChild[el] as number; k !== -1; k = this.nextSibling[k] as number) {
+    for (let k = this.firstChild(el); k !== -1; k = this.nextSibling[k] as number) {
       if (this.nameId[k] === id) return k;
     }
     return -1;
@@ -167,7 +176,7 @@ export class ElementIndex {
    */
   childWithId(el: number, id: number): number {
     if (el < 0 || id < 0) return -1;
-    for (let k = this.firstChild[el] as number; k !== -1; k = this.nextSibling[k] as number) {
+    for (let k = this.firstChild(el); k !== -1; k = this.nextSibling[k] as number) {
       if (this.nameId[k] === id) return k;
     }
     return -1;
@@ -179,7 +188,7 @@ export class ElementIndex {
     if (el < 0) return out;
     const id = this.idOf(name);
     if (id < 0) return out;
-    for (let k = this.firstChild[el] as number; k !== -1; k = this.nextSibling[k] as number) {
+    for (let k = this.firstChild(el); k !== -1; k = this.nextSibling[k] as number) {
       if (this.nameId[k] === id) out.push(k);
     }
     return out;
@@ -198,7 +207,7 @@ export class ElementIndex {
   /** XML text content of an element (its text and CDATA; child elements, comments, PIs left out). */
   xmlText(el: number): string {
     const from = this.openEnd[el] as number;
-    const to = this.closeStart[el] as number;
+    const to = this.closeStart(el);
     if (from >= to) return '';
     const raw = this.text.slice(from, to);
     if (raw.indexOf('<') === -1) return unescapeXml(raw);
@@ -211,7 +220,7 @@ export class ElementIndex {
   /** Display value of an element (decoded from the connector's convention). */
   value(el: number): string {
     const from = this.openEnd[el] as number;
-    const to = this.closeStart[el] as number;
+    const to = this.closeStart(el);
     // Most values are plain text: one look at their characters decides that the display value
     // is the source slice itself (no markup, reference, CR or non-ASCII character to convert).
     if (isPlainAscii(this.text, from, to)) return this.text.slice(from, to);

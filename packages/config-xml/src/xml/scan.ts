@@ -9,6 +9,14 @@ import { isSecretName } from './secret-names.ts';
 const XML_DECLARATION =
   /^<\?xml\s+version\s*=\s*(["'])1\.[0-9]+\1(?:\s+encoding\s*=\s*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:\s+standalone\s*=\s*(["'])(?:yes|no)\3)?\s*\?>$/;
 
+/**
+ * The same grammar with version 1.0 and XML white space only (JavaScript's `\s` also matches
+ * U+00A0, U+2028, U+FEFF…): a declaration XML_DECLARATION accepts but this one does not is one
+ * where strict XML parsers may judge the document differently (see DocumentLayout.strictEdge).
+ */
+const PLAIN_XML_DECLARATION =
+  /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>$/;
+
 export { isNameCode, isNameStartCode } from './names.ts';
 
 /**
@@ -59,6 +67,16 @@ export interface DocumentLayout {
   newline: '\r\n' | '\n';
   /** Every element of the document, for the readers. */
   index: ElementIndex;
+  /**
+   * True when the document uses something on which this scanner's rules and a strict XML 1.0
+   * parser's (saxes, the diagnostic's) may part: a name character of planes 15–16 (U+F0000 and
+   * above: the scanner takes every supplementary character as a name character, XML 1.0 stops at
+   * U+EFFFF), or an XML declaration other than version 1.0 with XML white space (a version 1.x
+   * makes saxes apply XML 1.1's characters: C1 controls refused, NEL and U+2028 as line ends).
+   * When it is false, a document this scanner accepts is one saxes accepts too
+   * (test/strict-equivalence.test.ts), so the diagnostic need not run saxes over it.
+   */
+  strictEdge: boolean;
 }
 
 export interface ScanOptions {
@@ -226,9 +244,11 @@ class Scanner {
     if (t.startsWith('<?xml', p) && (isWs(t.charCodeAt(p + 5)) || t.charCodeAt(p + 5) === QMARK)) {
       const e = t.indexOf('?>', p + 5);
       if (e === -1) this.fail(p, 'malformed', 'Déclaration XML non terminée');
-      if (!XML_DECLARATION.test(t.slice(p, e + 2))) {
+      const declaration = t.slice(p, e + 2);
+      if (!XML_DECLARATION.test(declaration)) {
         this.fail(p, 'malformed', 'Déclaration XML mal formée (version, encoding, standalone)');
       }
+      if (!PLAIN_XML_DECLARATION.test(declaration)) this.strictEdge = true;
       p = e + 2;
     }
     const ix = new ElementIndex(t);
@@ -282,7 +302,6 @@ class Scanner {
           this.fail(i, 'malformed', `Caractère inattendu dans la balise </${open}>`);
         stack.pop();
         lastChild.pop();
-        ix.closeStart[el] = p;
         p = i + 1;
         ix.end[el] = p;
         if (stack.length === 0) state = 2;
@@ -382,24 +401,34 @@ class Scanner {
       this.fail(n, 'truncated', `Document tronqué : la balise <${open}> n’est pas fermée`);
     }
     const sections: SectionRange[] = [];
-    for (let k = ix.firstChild[0] as number; k !== -1; k = ix.nextSibling[k] as number) {
+    for (let k = ix.firstChild(0); k !== -1; k = ix.nextSibling[k] as number) {
       sections.push({ name: ix.name(k), start: ix.start[k] as number, end: ix.end[k] as number });
     }
     return {
       bomLength,
       rootStart: ix.start[0] as number,
       rootOpenEnd: ix.openEnd[0] as number,
-      rootCloseStart: ix.closeStart[0] as number,
+      rootCloseStart: ix.closeStart(0),
       rootEnd: ix.end[0] as number,
       rootSelfClosing: ix.selfClosing(0),
       sections,
       newline: detectNewline(t),
       index: ix,
+      strictEdge: this.strictEdge,
     };
   }
 
+  /** See DocumentLayout.strictEdge. */
+  private strictEdge = false;
+
   /** Hash of the last name read by nameEnd (see nameHash). */
   private hash = 0;
+
+  /** isNameCode for a character outside ASCII, noting a high surrogate of planes 15–16. */
+  private wideNameCode(c: number): boolean {
+    if (c >= 0xdb80 && c <= 0xdbff) this.strictEdge = true;
+    return isNameCode(c);
+  }
 
   private nameEnd(i: number): number {
     const t = this.t;
@@ -407,11 +436,12 @@ class Scanner {
     if (i >= n) return i;
     let c = t.charCodeAt(i);
     if (!isNameStartCode(c)) return i;
+    if (c >= 0xdb80 && c <= 0xdbff) this.strictEdge = true;
     let h = c;
     i++;
     while (i < n) {
       c = t.charCodeAt(i);
-      if (c < 0x80 ? ASCII_NAME[c] === 1 : isNameCode(c)) {
+      if (c < 0x80 ? ASCII_NAME[c] === 1 : this.wideNameCode(c)) {
         h = (Math.imul(h, 31) + c) | 0;
         i++;
       } else break;
