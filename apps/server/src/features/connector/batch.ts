@@ -232,17 +232,26 @@ export async function writeBatch<R>(
             sendReady();
           });
       };
-      for await (const rows of source.slices(issues)) {
-        if (issues.length > 0 || failure !== null) continue;
-        for (const row of rows) {
-          const id = steps.idOf(row);
-          if (seen.has(id)) continue;
-          seen.add(id);
-          ready.push(row);
+      try {
+        for await (const rows of source.slices(issues)) {
+          if (issues.length > 0 || failure !== null) continue;
+          for (const row of rows) {
+            const id = steps.idOf(row);
+            if (seen.has(id)) continue;
+            seen.add(id);
+            ready.push(row);
+          }
+          sendReady();
+          // Let a finished statement's answer in, so that the next one leaves at once.
+          await new Promise((resolve) => setImmediate(resolve));
         }
-        sendReady();
-        // Let a finished statement's answer in, so that the next one leaves at once.
-        await new Promise((resolve) => setImmediate(resolve));
+      } catch (err) {
+        // The slices stopped (a body found unreadable late, a worker that failed): no statement
+        // leaves any more, and the one in flight ends before the transaction is rolled back (its
+        // end would otherwise send the rows ready after the ROLLBACK, outside any transaction).
+        failure ??= err;
+        while (writing !== null) await writing;
+        throw err;
       }
       checkedAll = true;
       sendReady();
