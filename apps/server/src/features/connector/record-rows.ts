@@ -5,7 +5,7 @@ import {
   type TImportRecord,
   type TPayloadIssue,
 } from '@synchro/contracts';
-import { ConfigXmlError, encodeConnectorText, parseRecord } from '@synchro/config-xml';
+import { checkRecord, ConfigXmlError, encodeConnectorText } from '@synchro/config-xml';
 import { checkedRows, shownText, utcInstant } from './item-checks.ts';
 
 /**
@@ -79,7 +79,7 @@ export function prepareRecords(
 ): RecordRow[] {
   return checkedRows(ZImportRecord, records, 'records', offset, issues, (r, path) => {
     try {
-      parseRecord(r.Enreg);
+      checkRecord(r.Enreg);
     } catch (err) {
       if (!(err instanceof ConfigXmlError)) throw err;
       issues.push({ path: `${path}.Enreg`, message: err.message });
