@@ -1,11 +1,11 @@
 import { ZImportRecordsEnvelope, ZTransactionsEnvelope } from '@synchro/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bodyItems } from '../features/connector/checked-batches.ts';
-import { AppError } from './errors.ts';
-import { INVALID_JSON_MESSAGE, INVALID_UTF8_MESSAGE, parseJsonBytes } from './json-body.ts';
-import { envelopeItemRanges } from './json-items.ts';
-import { parseConnectorOr400 } from './validate.ts';
+import { bodyItems } from './checked-batches.ts';
+import type { AppError } from '../../http/errors.ts';
+import { INVALID_JSON_MESSAGE, INVALID_UTF8_MESSAGE, parseJsonBytes } from '../../http/json-body.ts';
+import { envelopeItemRanges } from '../../http/json-items.ts';
+import { parseConnectorOr400 } from '../../http/validate.ts';
 
 /** A batch body's items located in its bytes, then read a slice at a time (a worker's big batch). */
 
