@@ -46,7 +46,7 @@ export { REQUIRED_SECTIONS } from './diagnostic/sections.ts';
 export { repairConfig, type TRepairResult } from './repair/repair.ts';
 export { editConnectorParts, CONNECTOR_OWNED, CONNECTOR_ORDER } from './connector/edit.ts';
 export { checkDataElement } from './connector/data.ts';
-export { parseRecord, RECORD_MAX_BYTES, type RecordDocument } from './record/check.ts';
+export { checkRecord, parseRecord, RECORD_MAX_BYTES, type RecordDocument } from './record/check.ts';
 export {
   decodeRecordText,
   encodeRecordText,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  checkRecord,
   ConfigXmlError,
   decodeRecordText,
   encodeConnectorText,
@@ -392,5 +393,43 @@ describe('fuzz: mutated records', () => {
       { seed: 20261123, numRuns: 300 },
     );
     expect(valid).toBeGreaterThan(10);
+  });
+});
+
+describe('checkRecord: parseRecord’s check with one index filled again for every record', () => {
+  /** The verdict of a check: '' when accepted, else the fault's code and message. */
+  const verdict = (check: (text: string) => unknown, text: string): string => {
+    try {
+      check(text);
+      return '';
+    } catch (e) {
+      if (!(e instanceof ConfigXmlError)) throw e;
+      return `${e.code}: ${e.message}`;
+    }
+  };
+
+  it('the same verdict and message as parseRecord on mutated records, one after the other', () => {
+    const wide = `<R>${Array.from({ length: 300 }, (_, k) => `<n${k} a="1">v</n${k}>`).join('')}</R>`;
+    const secret = '<R><MotDePasse>Ab<cd efGH12</MotDePasse></R>';
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(ENREG, GED, wide, secret),
+        fc.array(mutation(ENREG.length), { maxLength: 3 }),
+        (source, mutations) => {
+          const text = mutations.reduce(mutate, source);
+          const expected = verdict(parseRecord, text);
+          if (expected !== '') refused += 1;
+          expect(verdict(checkRecord, text)).toBe(expected);
+        },
+      ),
+      { seed: 20261127, numRuns: 400 },
+    );
+    expect(refused).toBeGreaterThan(10);
+    // After records of many names, a short one is judged on its own names only.
+    expect(verdict(checkRecord, wide)).toBe('');
+    expect(verdict(checkRecord, '<n1><n2></n1></n2>')).toBe(verdict(parseRecord, '<n1><n2></n1></n2>'));
+    expect(verdict(checkRecord, secret)).toBe(verdict(parseRecord, secret));
+    expect(verdict(checkRecord, '')).toBe('empty: Le fichier XML est vide.');
   });
 });

@@ -19,6 +19,7 @@ import {
 export {
   CONNECTOR_LIMITS,
   base64DecodedSize,
+  isStorableText,
   normaliseBase64,
   recordXmlTooLargeMessage,
   utf8ByteLength,

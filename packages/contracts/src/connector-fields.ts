@@ -104,7 +104,7 @@ export function utf8Within(text: string, limit: number): boolean {
 }
 
 /** True when the text holds no NUL (PostgreSQL cannot store it) and no lone surrogate. */
-function isStorableText(value: string): boolean {
+export function isStorableText(value: string): boolean {
   // eslint-disable-next-line no-control-regex -- finding NUL is the point
   return !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value);
 }

@@ -1,6 +1,6 @@
 import { CONNECTOR_LIMITS, recordXmlTooLargeMessage, utf8ByteLength, utf8Within } from '@synchro/contracts';
 import { ConfigXmlError } from '../errors.ts';
-import type { ElementIndex } from '../xml/index.ts';
+import { ElementIndex } from '../xml/index.ts';
 import { scanDocument } from '../xml/scan.ts';
 
 /**
@@ -23,12 +23,39 @@ export interface RecordDocument {
  * line and column of the fault).
  */
 export function parseRecord(text: string): RecordDocument {
+  checkRecordSize(text);
+  const layout = scanDocument(text, { maxBytes: Infinity, rootName: null });
+  return { text, index: layout.index };
+}
+
+function checkRecordSize(text: string): void {
   if (typeof text !== 'string' || text.length === 0 || text === '\uFEFF') {
     throw new ConfigXmlError('empty', 'Le fichier XML est vide.');
   }
   if (!utf8Within(text, RECORD_MAX_BYTES)) {
     throw new ConfigXmlError('too-large', recordXmlTooLargeMessage(utf8ByteLength(text)));
   }
-  const layout = scanDocument(text, { maxBytes: Infinity, rootName: null });
-  return { text, index: layout.index };
+}
+
+/** The index checkRecord fills again for every record (one per thread). */
+let scratch: ElementIndex | null = null;
+/** A scratch index grown past this many elements is dropped after its record (memory kept low). */
+const SCRATCH_MAX_ELEMENTS = 1 << 14;
+
+/**
+ * The same check as parseRecord, same faults and messages, for a caller that keeps nothing of
+ * the record (the connector's batches check every record they store): its elements are indexed
+ * into one index filled again for each record, so that checking a record allocates almost nothing
+ * (a new index is some ten typed arrays per record, a batch's worth of garbage).
+ */
+export function checkRecord(text: string): void {
+  checkRecordSize(text);
+  const index = scratch ?? new ElementIndex('');
+  scratch = null;
+  try {
+    scanDocument(text, { maxBytes: Infinity, rootName: null, reuseIndex: index });
+  } finally {
+    // Kept for the next record (without this one's text), unless a huge record grew it.
+    if (index.capacity <= SCRATCH_MAX_ELEMENTS) scratch = index.reuse('');
+  }
 }

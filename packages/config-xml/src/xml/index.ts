@@ -8,7 +8,8 @@ import { parseChildren, SourceText, xmlText, XElement } from './tree.ts';
  * and name. Readers walk it directly: reading a view allocates only the values it returns.
  */
 export class ElementIndex {
-  readonly text: string;
+  /** The indexed text (set again by `reuse`). */
+  text: string;
   count = 0;
   start: Int32Array;
   openEnd: Int32Array;
@@ -28,6 +29,27 @@ export class ElementIndex {
     this.parent = new Int32Array(cap);
     this.nextSibling = new Int32Array(cap);
     this.nameId = new Int32Array(cap);
+  }
+
+  /**
+   * The same index emptied for another text, its arrays kept (their capacity only grows): a
+   * scan that only validates (record/check.ts, checkRecord) allocates nothing per document.
+   */
+  reuse(text: string): this {
+    this.text = text;
+    this.count = 0;
+    if (this.names.length > 0) {
+      this.names.length = 0;
+      this.ids.clear();
+      this.table.fill(0);
+      this.tableCount = 0;
+    }
+    return this;
+  }
+
+  /** Elements the arrays hold without growing. */
+  get capacity(): number {
+    return this.start.length;
   }
 
   /** An index built elsewhere (another thread: transfer.ts), from its arrays and names. */

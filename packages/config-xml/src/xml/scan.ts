@@ -84,6 +84,11 @@ export interface ScanOptions {
   maxBytes?: number;
   /** Required name of the root element (default `Connexion`); null accepts any root. */
   rootName?: string | null;
+  /**
+   * An index to fill again (ElementIndex.reuse) instead of a new one: for a caller that only
+   * validates and drops the layout before its next scan.
+   */
+  reuseIndex?: ElementIndex;
 }
 
 const LT = 60;
@@ -180,7 +185,11 @@ export function findInvalidChar(text: string, from = 0, to = text.length): numbe
  */
 export function scanDocument(text: string, options: ScanOptions = {}): DocumentLayout {
   checkSize(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  return new Scanner(text, options.rootName === undefined ? ROOT_NAME : options.rootName).run();
+  return new Scanner(
+    text,
+    options.rootName === undefined ? ROOT_NAME : options.rootName,
+    options.reuseIndex ?? null,
+  ).run();
 }
 
 class Scanner {
@@ -190,11 +199,13 @@ class Scanner {
   private nextAmp = -1;
   private nextCdataEnd = -1;
   private readonly rootName: string | null;
+  private readonly reuseIndex: ElementIndex | null;
 
-  constructor(text: string, rootName: string | null) {
+  constructor(text: string, rootName: string | null, reuseIndex: ElementIndex | null) {
     this.t = text;
     this.n = text.length;
     this.rootName = rootName;
+    this.reuseIndex = reuseIndex;
   }
 
   /** The open elements (indices in `ix`), for fail. */
@@ -251,7 +262,7 @@ class Scanner {
       if (!PLAIN_XML_DECLARATION.test(declaration)) this.strictEdge = true;
       p = e + 2;
     }
-    const ix = new ElementIndex(t);
+    const ix = this.reuseIndex?.reuse(t) ?? new ElementIndex(t);
     this.ix = ix;
     /** Open elements (indices in ix); lastChild[d] = last child element seen at depth d. */
     const stack: number[] = this.stack;

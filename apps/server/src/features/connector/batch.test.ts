@@ -297,6 +297,40 @@ describe('streamedSlices: rows a worker posts as it checks them', () => {
     w.port.close();
   });
 
+  it('slices that stop while a statement is in flight: nothing more is sent, nothing stays written', async () => {
+    const before = await stored();
+    const w = worker();
+    const source = streamedSlices<Item>(w.port, 1, w.done);
+    w.post({ count: 6 });
+    w.post({ rows: items('V', 1) });
+    const events: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const answer = writeBatch(db, await source.count, source, {
+      chunkSize: 2,
+      idOf: (r) => r.id,
+      write: async (tx, rows) => {
+        events.push(`write ${rows.map((r) => r.n).join(',')}`);
+        const n = await insertRows(tx, rows);
+        if (events.length === 1) await held;
+        return n;
+      },
+    }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(events).toEqual(['write 0']));
+    // Two more rows ready (a whole chunk) while the first statement is held, then the body is
+    // found unreadable: the chunk must not leave, before or after the rollback.
+    w.post({ rows: items('V', 3).slice(1) });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    w.end(new AppError(400, 'Le corps de la requête n’est pas un JSON valide.', 'invalid-request'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    expect(((await answer) as AppError).status).toBe(400);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(events).toEqual(['write 0']);
+    expect(await stored()).toEqual(before);
+    w.port.close();
+  });
+
   it('a worker that fails: before the count, no count (no transaction); after, the batch rolled back', async () => {
     const refused = worker();
     const early = streamedSlices<Item>(refused.port, 1, refused.done);

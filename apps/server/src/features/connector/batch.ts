@@ -232,17 +232,26 @@ export async function writeBatch<R>(
             sendReady();
           });
       };
-      for await (const rows of source.slices(issues)) {
-        if (issues.length > 0 || failure !== null) continue;
-        for (const row of rows) {
-          const id = steps.idOf(row);
-          if (seen.has(id)) continue;
-          seen.add(id);
-          ready.push(row);
+      try {
+        for await (const rows of source.slices(issues)) {
+          if (issues.length > 0 || failure !== null) continue;
+          for (const row of rows) {
+            const id = steps.idOf(row);
+            if (seen.has(id)) continue;
+            seen.add(id);
+            ready.push(row);
+          }
+          sendReady();
+          // Let a finished statement's answer in, so that the next one leaves at once.
+          await new Promise((resolve) => setImmediate(resolve));
         }
-        sendReady();
-        // Let a finished statement's answer in, so that the next one leaves at once.
-        await new Promise((resolve) => setImmediate(resolve));
+      } catch (err) {
+        // The slices stopped (a body found unreadable late, a worker that failed): no statement
+        // leaves any more, and the one in flight ends before the transaction is rolled back (its
+        // end would otherwise send the rows ready after the ROLLBACK, outside any transaction).
+        failure ??= err;
+        while (writing !== null) await writing;
+        throw err;
       }
       checkedAll = true;
       sendReady();
@@ -305,7 +314,8 @@ export async function ingestBatch<R>(
     return answer;
   } catch (err) {
     // The items of a refused batch, by the error code the connector reads (invalid-request,
-    // insufficient-storage, server-busy…). A big body refused in its worker thread is counted as a
+    // insufficient-storage, server-busy…). A big body refused in its worker thread before its list
+    // was read (not JSON, not the envelope; any fault on the embedded database) is counted as a
     // refused batch only: its items were not counted here.
     if (err instanceof AppError) {
       const reason = connectorErrorBody(err.status, err.message, err.code).error;
@@ -366,9 +376,11 @@ async function ingestBatchRows<R>(
 /**
  * A big body when no value is written apart (PostgreSQL): checked in a worker thread that gives
  * the rows back slice by slice (streamedSlices), written as they come in the batch's one
- * transaction, so that checking and writing overlap as for a small body. The transaction starts
- * once the worker has read the body whole (a body refused whole opens none); a fault found later
- * rolls it back. The worker's task is over before the answer, whatever happened.
+ * transaction, so that checking and writing overlap as for a small body. The worker reads the
+ * items a slice at a time too (checked-batches.ts, bodyItems): the transaction starts once it has
+ * located them in the body (a body that is not JSON or not the envelope at once opens none); a
+ * fault found later, an item that does not read included, rolls it back. The worker's task is
+ * over before the answer, whatever happened.
  */
 async function streamBatch<R>(
   ctx: AppContext,

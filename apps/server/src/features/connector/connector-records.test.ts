@@ -11,6 +11,8 @@ import {
 } from '../../../test/helpers/connector.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
+import { INVALID_JSON_MESSAGE, INVALID_UTF8_MESSAGE } from '../../http/json-body.ts';
+import { OFFLOAD_MIN_BYTES } from '../../offload/pool.ts';
 import { readQueue } from './import-records.ts';
 
 /** Import records (batch, queue, result) and transactions. */
@@ -155,6 +157,29 @@ describe('POST /import-records', () => {
     expect(rows).toHaveLength(5);
     expect(rows.find((r) => r.id_interne === twin.IDInterne)?.ref_doc).toBe('PREMIER');
     expect((await post(a.token, [])).json()).toEqual({ inserted: 0, duplicates: 0 });
+  });
+
+  it('a big body (read in a worker a slice at a time): a broken last item, the body’s own 400, nothing stored', async () => {
+    const a = await connectorInstallation(db, 'RECBIG1');
+    const big = (n: number) => importRecord({ Enreg: `<a>${'x'.repeat(1500)}${n}</a>` });
+    const items = Array.from({ length: 499 }, (_, n) => JSON.stringify(big(n)));
+    const send = (payload: string | Buffer) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/connector/v1/import-records',
+        headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+        payload,
+      });
+    const notJson = `{"records":[${items.join(',')},{"IDInterne":"X",}]}`;
+    expect(notJson.length).toBeGreaterThan(OFFLOAD_MIN_BYTES);
+    expect(expectConnectorError(await send(notJson), 400, 'invalid-request')).toBe(INVALID_JSON_MESSAGE);
+    const notUtf8 = Buffer.from(`{"records":[${items.join(',')},"\u0000"]}`);
+    notUtf8[notUtf8.lastIndexOf(0)] = 0xff;
+    expect(expectConnectorError(await send(notUtf8), 400, 'invalid-request')).toBe(INVALID_UTF8_MESSAGE);
+    expect(await countOf('import_records', a.id)).toBe(0);
+    const whole = `{"records":[${items.join(',')}]}`;
+    expect((await send(whole)).json()).toEqual({ inserted: 499, duplicates: 0 });
+    expect(await countOf('import_records', a.id)).toBe(499);
   });
 
   it('all or nothing: a bad 500th record, nothing stored; every fault named with its index', async () => {

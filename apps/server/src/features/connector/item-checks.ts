@@ -23,7 +23,8 @@ export function utcInstant(value: string, zone: string, path: string, issues: TP
 /**
  * The rows of a slice of a batch's items: each checked with `schema`, then turned into its row by
  * `toRow` (which may add faults of its own under `path`). Faults are named with the item's index
- * in the batch (`records[12].DateHeure`); an item its schema refuses gives no row.
+ * in the batch (`records[12].DateHeure`); an item its schema refuses gives no row. `plain` reads
+ * the usual item without the schema (the schema's output, or null: plain-items.ts).
  */
 export function checkedRows<S extends z.ZodType, R>(
   schema: S,
@@ -32,10 +33,16 @@ export function checkedRows<S extends z.ZodType, R>(
   offset: number,
   issues: TPayloadIssue[],
   toRow: (value: z.output<S>, path: string) => R,
+  plain?: (item: unknown) => z.output<S> | null,
 ): R[] {
   const rows: R[] = [];
   items.forEach((item, k) => {
     const path = `${name}[${offset + k}]`;
+    const value = plain?.(item) ?? null;
+    if (value !== null) {
+      rows.push(toRow(value, path));
+      return;
+    }
     const checked = parseConnectorItem(schema, item, path);
     if (checked.ok) rows.push(toRow(checked.value, path));
     else issues.push(...checked.issues);

@@ -5,8 +5,9 @@ import {
   type TImportRecord,
   type TPayloadIssue,
 } from '@synchro/contracts';
-import { ConfigXmlError, encodeConnectorText, parseRecord } from '@synchro/config-xml';
+import { checkRecord, ConfigXmlError, encodeConnectorText } from '@synchro/config-xml';
 import { checkedRows, shownText, utcInstant } from './item-checks.ts';
+import { plainImportRecord } from './plain-items.ts';
 
 /**
  * The rows of import records (docs/connector-api.md): each record checked with its schema
@@ -77,9 +78,21 @@ export function prepareRecords(
   offset: number,
   issues: TPayloadIssue[],
 ): RecordRow[] {
-  return checkedRows(ZImportRecord, records, 'records', offset, issues, (r, path) => {
+  return checkedRows(
+    ZImportRecord,
+    records,
+    'records',
+    offset,
+    issues,
+    toRecordRow(zone, issues),
+    plainImportRecord,
+  );
+}
+
+function toRecordRow(zone: string, issues: TPayloadIssue[]) {
+  return (r: TImportRecord, path: string): RecordRow => {
     try {
-      parseRecord(r.Enreg);
+      checkRecord(r.Enreg);
     } catch (err) {
       if (!(err instanceof ConfigXmlError)) throw err;
       issues.push({ path: `${path}.Enreg`, message: err.message });
@@ -104,5 +117,5 @@ export function prepareRecords(
       sentTexts: sentTextsOf(r, shown),
       file: fileRow(r.Fichier),
     };
-  });
+  };
 }

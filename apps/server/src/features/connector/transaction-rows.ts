@@ -1,5 +1,6 @@
 import { ZTransaction, type TPayloadIssue } from '@synchro/contracts';
 import { checkedRows, shownText, utcInstant } from './item-checks.ts';
+import { plainTransaction } from './plain-items.ts';
 
 /**
  * The rows of transactions (docs/connector-api.md): each checked with its schema (ZTransaction),
@@ -31,16 +32,24 @@ export function prepareTransactions(
   offset: number,
   issues: TPayloadIssue[],
 ): TransactionRow[] {
-  return checkedRows(ZTransaction, transactions, 'transactions', offset, issues, (t, path) => ({
-    txId: t.ID,
-    err: t.Err,
-    dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `${path}.DateHeureTrt`, issues),
-    numTransaction: shownText(t.NumTransaction),
-    typeDoc: shownText(t.TypeDoc),
-    refDoc: shownText(t.RefDoc),
-    idTablette: shownText(t.IDTablette),
-    libelleTablette: shownText(t.LibelleTablette),
-    log: t.Log,
-    logBlob: null,
-  }));
+  return checkedRows(
+    ZTransaction,
+    transactions,
+    'transactions',
+    offset,
+    issues,
+    (t, path) => ({
+      txId: t.ID,
+      err: t.Err,
+      dateHeureTrt: utcInstant(t.DateHeureTrt, zone, `${path}.DateHeureTrt`, issues),
+      numTransaction: shownText(t.NumTransaction),
+      typeDoc: shownText(t.TypeDoc),
+      refDoc: shownText(t.RefDoc),
+      idTablette: shownText(t.IDTablette),
+      libelleTablette: shownText(t.LibelleTablette),
+      log: t.Log,
+      logBlob: null,
+    }),
+    plainTransaction,
+  );
 }
