@@ -1,5 +1,7 @@
 // One Node bundle (ESM) of the server or the simulator, so that each runs as a plain `node`
 // process: workspace packages (@synchro/*) are bundled, packages from node_modules stay external.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
 const externalNodeModules = {
@@ -12,9 +14,13 @@ const externalNodeModules = {
   },
 };
 
-/** Bundles `entryPoints` ({ name: source }) into `outdir` (name.js, with source maps). */
+/**
+ * Bundles `entryPoints` ({ name: source }) into `outdir` (name.js, with source maps). Each file is
+ * written beside its place and renamed over it: a process started meanwhile (a test starting the
+ * simulator while another rebuilds it) reads the old file or the new one, never half of one.
+ */
 export async function bundleForNode(entryPoints, outdir) {
-  await build({
+  const result = await build({
     entryPoints,
     outdir,
     bundle: true,
@@ -24,5 +30,12 @@ export async function bundleForNode(entryPoints, outdir) {
     sourcemap: true,
     logLevel: 'warning',
     plugins: [externalNodeModules],
+    write: false,
   });
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const partial = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(partial, file.contents);
+    renameSync(partial, file.path);
+  }
 }
