@@ -43,11 +43,14 @@ describe.skipIf(inPostgresPass)('an order cut by kill -9 of the server', () => {
       const order = (base: string, cookie: string) =>
         send(base, '/api/sync-automate', { method: 'POST', cookie, json: { type: 'C' } });
       const cookie = await signInOver(server.baseUrl, 'ORDCRASH');
+      // The order's row is written after this instant and before the automate receives it: its
+      // age is at most `Date.now() - sentAt` and at least `Date.now() - receivedAt`.
+      const sentAt = Date.now();
       const cut = order(server.baseUrl, cookie);
       // The automate received the order: the server is waiting for its answer.
-      const sentAt = Date.now();
       while (peer.requests.length === 0 && Date.now() - sentAt < 20_000)
         await new Promise((resolve) => setTimeout(resolve, 20));
+      const receivedAt = Date.now();
       expect(peer.requests).toHaveLength(1);
       await server.kill9();
       expect((await cut).status).toBe(0);
@@ -58,16 +61,22 @@ describe.skipIf(inPostgresPass)('an order cut by kill -9 of the server', () => {
       const again = await signInOver(server.baseUrl, 'ORDCRASH');
       const early = await order(server.baseUrl, again);
       const earlyAge = Date.now() - sentAt;
+      expect(early.status, early.body).toBe(200);
+      const earlyOutcome = (JSON.parse(early.body) as { outcome: string }).outcome;
       if (earlyAge < 14_000) {
-        expect(early.status, early.body).toBe(200);
         expect(JSON.parse(early.body)).toMatchObject({ outcome: 'busy', retSync: 0, retInfo: BUSY_MESSAGE });
         expect(peer.requests).toHaveLength(1);
+      } else {
+        // The restart took most of the 15 s (a loaded machine): the cut row may already be old
+        // enough, and then this order went to the automate.
+        expect(['busy', 'accepted']).toContain(earlyOutcome);
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, sentAt + 16_000 - Date.now())));
+      const earlyWent = earlyOutcome === 'accepted' ? 1 : 0;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, receivedAt + 16_000 - Date.now())));
       const next = await order(server.baseUrl, again);
       expect(next.status, next.body).toBe(200);
       expect(JSON.parse(next.body)).toMatchObject({ outcome: 'accepted', retSync: 1 });
-      expect(peer.requests).toHaveLength(2);
+      expect(peer.requests).toHaveLength(2 + earlyWent);
       expect(await server.stop()).toBe(0);
 
       const db = await openDatabase({ dataDir });
@@ -78,6 +87,7 @@ describe.skipIf(inPostgresPass)('an order cut by kill -9 of the server', () => {
         );
         expect(rows).toEqual([
           { outcome: 'abandoned', finished: true },
+          ...(earlyWent ? [{ outcome: 'accepted', finished: true }] : []),
           { outcome: 'accepted', finished: true },
         ]);
       } finally {
