@@ -38,7 +38,10 @@ describe(`concurrent saves (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () =
   let base: string;
 
   beforeAll(async () => {
-    db = await openTestDb();
+    // 200 saves, the connector's writes and batches on a pool of 4 connections: on a loaded
+    // machine a request waited over the server's 5 s for one and got its 503 (the bound itself is
+    // reliability-postgres-restart.test.ts); here only the saves' outcomes are the subject.
+    db = await openTestDb({ connectionTimeoutMillis: 60_000 });
     // Every version is kept, so that each one can be read back (the retention of old versions,
     // which answers 409 to a save made from a pruned one, is domain/config-retention.test.ts).
     app = await testApp(db, { versionRetention: { keep: 100_000, maxAgeDays: 90 } });

@@ -8,13 +8,19 @@ import { dumpPglite, openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Db } from '../../src/db/types.ts';
 
+/** Settings of the PostgreSQL pool of a test database (the embedded one has no pool). */
+export interface TestDbOptions {
+  /** Bound on waiting for a connection of the pool (the server's 5 s by default). */
+  connectionTimeoutMillis?: number;
+}
+
 /**
  * A fresh, migrated database for one test file: PGlite in memory, or a new schema of the
  * PostgreSQL at TEST_DATABASE_URL (dropped when closed).
  */
-export async function openTestDb(): Promise<Db> {
+export async function openTestDb(options: TestDbOptions = {}): Promise<Db> {
   const url = process.env.TEST_DATABASE_URL;
-  return url ? openPostgresSchema(url) : openPgliteCopy();
+  return url ? openPostgresSchema(url, undefined, options) : openPgliteCopy();
 }
 
 /**
@@ -59,6 +65,7 @@ export async function openTestDbPair(): Promise<[Db, Db]> {
 async function openPostgresSchema(
   url: string,
   schema = `test_${randomBytes(6).toString('hex')}`,
+  options: TestDbOptions = {},
 ): Promise<Db> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -69,7 +76,7 @@ async function openPostgresSchema(
   } finally {
     await admin.end();
   }
-  const db = openPostgres({ connectionString: url, schema, max: 4 });
+  const db = openPostgres({ connectionString: url, schema, max: 4, ...options });
   await migrate(db);
   return {
     ...db,
