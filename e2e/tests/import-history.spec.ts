@@ -78,6 +78,48 @@ async function openSearched(page: Page, term = RUN) {
   await page.getByRole('searchbox', { name: 'Rechercher' }).press('Enter');
 }
 
+/** A task of the page's main thread computing this long holds the page: it is frozen. */
+const FROZEN_TASK_CPU_MS = 250;
+
+/**
+ * The tasks of the page's main thread in a Chromium trace ('toplevel' category): the longest in
+ * CPU time of the thread (`tdur`), the longest in wall time (`dur`), and their total CPU time. The
+ * page's thread is the renderer main thread that computed the most (the only busy one here).
+ */
+function mainThreadTasks(trace: Buffer) {
+  type Event = {
+    ph: string;
+    name: string;
+    pid: number;
+    tid: number;
+    dur?: number;
+    tdur?: number;
+    args?: { name?: string };
+  };
+  const parsed = JSON.parse(trace.toString('utf8')) as Event[] | { traceEvents: Event[] };
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byThread = new Map<string, { dur: number; tdur: number }[]>();
+  for (const e of events) {
+    const thread = `${e.pid}:${e.tid}`;
+    if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask' || !mains.has(thread)) continue;
+    byThread.set(thread, [...(byThread.get(thread) ?? []), { dur: e.dur ?? 0, tdur: e.tdur ?? 0 }]);
+  }
+  const cpu = (tasks: { tdur: number }[]) => tasks.reduce((sum, t) => sum + t.tdur, 0);
+  const tasks = [...byThread.values()].sort((a, b) => cpu(b) - cpu(a))[0] ?? [];
+  if (tasks.length === 0) throw new Error('no task of the page’s main thread in the trace');
+  const ms = (us: number) => Math.round(us / 1000);
+  return {
+    longestCpuMs: ms(Math.max(...tasks.map((t) => t.tdur))),
+    longestMs: ms(Math.max(...tasks.map((t) => t.dur))),
+    cpuMs: ms(cpu(tasks)),
+  };
+}
+
 async function axeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations.map(
@@ -313,49 +355,48 @@ test.describe("Historique d'importation", () => {
     await expect(toast(page, 'Document téléchargé avec succès')).toBeVisible();
   });
 
-  test('a 30 MB record opens and saves without freezing the page', async ({ page }) => {
+  test('a 30 MB record opens and saves without freezing the page', async ({ page, browser }) => {
     test.setTimeout(90_000);
     await openSearched(page, `${RUN}-BIG`);
-    // Long tasks (≥ 50 ms of the main thread) from the click on the editor to the save's toast.
-    await page.evaluate(() => {
-      const w = window as unknown as { longTasks: number[] };
-      w.longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
-      }).observe({ type: 'longtask', buffered: false });
-    });
+    // The page's main thread from the click on the editor to the card, then from the click on
+    // Enregistrer to the toast (mainThreadTasks).
+    await browser.startTracing(page, { categories: ['toplevel'] });
     const started = Date.now();
     await page.getByRole('button', { name: `Modifier les données XML (${RUN}-BIG)` }).click();
     const dialog = page.getByRole('dialog', { name: 'Modifier les données XML' });
     const card = dialog.getByRole('group', { name: 'Document joint grande photo.jpg' });
     await expect(card).toContainText('21,5\u00a0Mo', { timeout: 30_000 });
     const opened = Date.now() - started;
-    const afterOpen = await page.evaluate(() =>
-      (window as unknown as { longTasks: number[] }).longTasks.slice(),
-    );
+    const open = mainThreadTasks(await browser.stopTracing());
 
     await dialog.getByRole('textbox', { name: 'Commentaire' }).fill('Façade nord');
+    await browser.startTracing(page, { categories: ['toplevel'] });
     const saveStarted = Date.now();
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(toast(page, "Les données XML de l'enregistrement ont été enregistrées.")).toBeVisible({
       timeout: 30_000,
     });
     const saved = Date.now() - saveStarted;
-    const all = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.slice());
-    const duringSave = all.slice(afterOpen.length);
+    const save = mainThreadTasks(await browser.stopTracing());
     const figures = {
       openMs: opened,
-      openLongestTaskMs: Math.round(Math.max(0, ...afterOpen)),
-      openBlockedMs: Math.round(afterOpen.reduce((s, d) => s + d, 0)),
+      openLongestTaskCpuMs: open.longestCpuMs,
+      openLongestTaskMs: open.longestMs,
+      openCpuMs: open.cpuMs,
       saveMs: saved,
-      saveLongestTaskMs: Math.round(Math.max(0, ...duringSave)),
-      saveBlockedMs: Math.round(duringSave.reduce((s, d) => s + d, 0)),
+      saveLongestTaskCpuMs: save.longestCpuMs,
+      saveLongestTaskMs: save.longestMs,
+      saveCpuMs: save.cpuMs,
     };
     console.log(`30 MB record: ${JSON.stringify(figures)}`);
     test.info().annotations.push({ type: '30 MB record', description: JSON.stringify(figures) });
-    // No single task holds the page for long: it stays responsive while it opens and saves.
-    expect(figures.openLongestTaskMs).toBeLessThan(1000);
-    expect(figures.saveLongestTaskMs).toBeLessThan(1000);
+    // No task of the page computes for long: it stays responsive while it opens and saves. Each
+    // task is counted in CPU time of the main thread, which the machine's load hardly moves (its
+    // wall time is mostly the wait for a core on a busy machine: 424 ms for 38 ms of CPU at load 8).
+    // Parsing and serialising the 30 MB as XML in the page, or escaping them in one
+    // JSON.stringify, costs several times the bound in one task (docs/testing.md).
+    expect(figures.openLongestTaskCpuMs, JSON.stringify(figures)).toBeLessThan(FROZEN_TASK_CPU_MS);
+    expect(figures.saveLongestTaskCpuMs, JSON.stringify(figures)).toBeLessThan(FROZEN_TASK_CPU_MS);
 
     const res = await page.request.get(`/api/sync-history?page=1&pageSize=25&search=${RUN}-BIG`);
     expect(ZSyncHistoryPage.parse(await res.json()).data[0]!.IDInterne).toBe(id(41));
