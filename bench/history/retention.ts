@@ -14,7 +14,8 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { describeMachine } from '../config-xml/machine.ts';
-import { postgresUrl, REPO, SYNC_ID } from './targets.ts';
+import { percentile } from './raw.ts';
+import { BENCH_DB, postgresUrl, REPO, SYNC_ID } from './targets.ts';
 
 interface Db {
   query: <T>(sql: string, params: unknown[]) => Promise<T[]>;
@@ -55,11 +56,6 @@ function pruneHistory(url: string, days: number): Promise<Record<string, number>
 const { values: args } = parseArgs({ options: { delete: { type: 'string', default: '200000' } } });
 const DELETE = Number(args.delete);
 
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
 const probes = {
   'first page': (db: Db, id: string) =>
     db.query(
@@ -95,7 +91,7 @@ async function probe(db: Db, id: string, until: () => boolean, minRuns: number) 
 }
 
 async function main() {
-  const url = postgresUrl('synchro_bench_history');
+  const url = postgresUrl(BENCH_DB);
   const db = await open(url);
   const probeDb = await open(url);
   try {
