@@ -6,7 +6,7 @@
  * process), then the CSV export of a million rows (rows/s, the server's memory).
  *
  *   npx tsx bench/history/run.ts [--db both|embedded|postgres] [--records 1000000]
- *     [--transactions 1000000] [--installations 100] [--runs 40] [--reseed] [--no-readme]
+ *     [--transactions 1000000] [--installations 100] [--neighbour-rows N] [--runs 40] [--reseed] [--no-readme]
  *
  * Data: `npm run admin -- seed-history` into bench/history/data/ (embedded) or the database
  * synchro_bench_history of POSTGRES_URL's server (default postgres://postgres@127.0.0.1:5432/test);
@@ -40,6 +40,7 @@ const { values: args } = parseArgs({
     records: { type: 'string', default: '1000000' },
     transactions: { type: 'string', default: '1000000' },
     installations: { type: 'string', default: '100' },
+    'neighbour-rows': { type: 'string' },
     runs: { type: 'string', default: '40' },
     reseed: { type: 'boolean', default: false },
     'no-readme': { type: 'boolean', default: false },
@@ -153,6 +154,7 @@ async function benchTarget(target: Target): Promise<DbResult> {
     records: Number(args.records),
     transactions: Number(args.transactions),
     installations: Number(args.installations),
+    ...(args['neighbour-rows'] === undefined ? {} : { neighbourRows: Number(args['neighbour-rows']) }),
     reseed: args.reseed === true,
   });
   const raw0 = await target.open();

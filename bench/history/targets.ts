@@ -20,6 +20,8 @@ export interface SeedSize {
   records: number;
   transactions: number;
   installations: number;
+  /** Rows of each kind for each neighbour (seed-history's default: 1 %). */
+  neighbourRows?: number;
   /** Seed again even when the data is there. */
   reseed: boolean;
 }
@@ -171,6 +173,7 @@ export async function prepare(target: Target, seed: SeedSize): Promise<number | 
     String(seed.transactions),
     '--installations',
     String(seed.installations),
+    ...(seed.neighbourRows === undefined ? [] : ['--neighbour-rows', String(seed.neighbourRows)]),
   );
   await restoreIndexes(target);
   return (performance.now() - started) / 1000;

@@ -40,7 +40,7 @@ export const ADMIN_USAGE = `Usage :
   npm run admin -- set-expiry --sync-id ID --expires-at AAAA-MM-JJ[THH:MM:SSZ]|none
   npm run admin -- set-storage-quota --sync-id ID --megabytes N|default
   npm run admin -- list
-  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--audit N] [--force]
+  npm run admin -- seed-history --sync-id ID --records N --transactions N [--installations K] [--neighbour-rows N] [--audit N] [--force]
     (une installation de banc d'essai seulement, créée avec --bench, sauf --force ;
     --audit N : N événements du journal d'audit, pour le banc d'essai du Journal d'audit)
   npm run admin -- prune-history --days N
@@ -64,6 +64,7 @@ const OPTIONS = {
   audit: { type: 'string' },
   transactions: { type: 'string' },
   installations: { type: 'string' },
+  'neighbour-rows': { type: 'string' },
   megabytes: { type: 'string' },
   days: { type: 'string' },
 } as const;
@@ -248,6 +249,9 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
           installations: count(values, 'installations', 1),
           force: values.force === true,
           audit: count(values, 'audit', 0),
+          ...(values['neighbour-rows'] === undefined
+            ? {}
+            : { neighbourShare: count(values, 'neighbour-rows', 0) }),
         };
         if (options.installations < 1) throw new UsageError('--installations : au moins 1.');
         await withDb(io, async (db) => {

@@ -132,6 +132,49 @@ describe('npm run admin -- seed-history', () => {
     expect(JSON.parse(again.out[0] ?? '{}')).toMatchObject({ records: 10, transactions: 0 });
   });
 
+  it('--neighbour-rows sets how many rows each neighbour gets instead of 1 %', async () => {
+    await addInstallation(db, { syncId: 'SEEDN', bench: true });
+    const res = await admin(
+      'seed-history',
+      '--sync-id',
+      'SEEDN',
+      '--records',
+      '3000',
+      '--transactions',
+      '1000',
+      '--installations',
+      '3',
+      '--neighbour-rows',
+      '7',
+    );
+    expect(res.code, res.err).toBe(0);
+    expect(JSON.parse(res.out[0] ?? '{}')).toMatchObject({
+      records: 3000 + 2 * 7,
+      transactions: 1000 + 2 * 7,
+    });
+    const rows = await db.query<{ sync_id: string; records: number; transactions: number }>(
+      `SELECT i.sync_id, (SELECT count(*)::int FROM import_records r WHERE r.installation_id = i.id) AS records,
+              (SELECT count(*)::int FROM transaction_logs t WHERE t.installation_id = i.id) AS transactions
+       FROM installations i WHERE i.sync_id LIKE 'SEEDN%' ORDER BY i.sync_id`,
+    );
+    expect(rows).toEqual([
+      { sync_id: 'SEEDN', records: 3000, transactions: 1000 },
+      { sync_id: 'SEEDNV002', records: 7, transactions: 7 },
+      { sync_id: 'SEEDNV003', records: 7, transactions: 7 },
+    ]);
+    const bad = await admin(
+      'seed-history',
+      '--sync-id',
+      'SEEDN',
+      '--records',
+      '1',
+      '--neighbour-rows',
+      'peu',
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--neighbour-rows : nombre entier positif attendu (peu).');
+  });
+
   it('refuses an installation that is not a bench one, in French, before writing or creating anything', async () => {
     const { installation } = await addInstallation(db, { syncId: 'REAL01' });
     const before = await rowsOf(installation.id);

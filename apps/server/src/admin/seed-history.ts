@@ -32,7 +32,7 @@ export interface SeedHistoryOptions {
   force?: boolean;
   /** Audit journal rows (docs/audit.md, Seed); neighbours get 1 % as many. */
   audit?: number;
-  /** Rows of each kind for each neighbour; default 1 % of `records` / `transactions`. */
+  /** Rows of each kind for each neighbour (`--neighbour-rows`); default 1 % of `records` / `transactions`. */
   neighbourShare?: number;
   /** Rows per INSERT statement (50 000). */
   chunk?: number;
