@@ -125,6 +125,31 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&');
 }
 
+/**
+ * The server's search condition on $2 (containsCondition of domain/history-list.ts): the term's
+ * side-by-side pieces of three ASCII letters or digits select, strpos checks the term; a term
+ * without such a piece is matched by its LIKE pattern.
+ */
+function pieces(term: string): string[] {
+  const found = new Set<string>();
+  for (const [run] of term.matchAll(/[A-Za-z0-9]{3,}/g)) {
+    for (let i = 0; i + 3 <= run.length; i += 3) found.add(run.slice(i, i + 3));
+    found.add(run.slice(-3));
+  }
+  return [...found].slice(0, 6);
+}
+
+function contains(term: string): string {
+  const p = pieces(term);
+  if (p.length === 0) return `search_text LIKE '%' || history_fold($2) || '%'`;
+  return [
+    ...p.map((x) => `search_text LIKE '%' || history_fold('${x}') || '%'`),
+    'strpos(search_text, history_fold($2)) > 0',
+  ].join(' AND ');
+}
+
+const containsParam = (term: string) => (pieces(term).length === 0 ? escapeLike(term) : term);
+
 export function cases(l: ListSpec, c: CaseInputs): CaseSpec[] {
   const inst = c.installationId;
   const base = 'installation_id = $1';
@@ -135,15 +160,15 @@ export function cases(l: ListSpec, c: CaseInputs): CaseSpec[] {
     query: { [l.params.search]: term },
     statements: [
       withPaging(
-        rowsSql(l, `${base} AND search_text LIKE '%' || history_fold($2) || '%'`, 'DESC'),
-        [inst, escapeLike(term)],
+        rowsSql(l, `${base} AND ${contains(term)}`, 'DESC'),
+        [inst, containsParam(term)],
         0,
         PAGE + 1,
       ),
       {
         sql: `SELECT count(*)::int AS n FROM (
-       SELECT 1 FROM ${l.table} WHERE ${base} AND search_text LIKE '%' || history_fold($2) || '%' ORDER BY ${l.time} DESC, id DESC LIMIT ${SEARCH_COUNT_MAX + 1}) AS s`,
-        params: [inst, escapeLike(term)],
+       SELECT 1 FROM ${l.table} WHERE ${base} AND ${contains(term)} ORDER BY ${l.time} DESC, id DESC LIMIT ${SEARCH_COUNT_MAX + 1}) AS s`,
+        params: [inst, containsParam(term)],
       },
     ],
     rowsFrom: 0,

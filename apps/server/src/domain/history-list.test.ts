@@ -3,7 +3,7 @@ import { addInstallation, testApp } from '../../test/helpers/app.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
 import { insertRecords, insertRecordSeries, insertTransactionSeries } from '../../test/helpers/history.ts';
 import type { Db } from '../db/types.ts';
-import { containsPattern } from './history-list.ts';
+import { containsCondition, containsPattern, indexPieces } from './history-list.ts';
 
 /** The day counters of migration 004 against what the tables hold, after every kind of write. */
 
@@ -183,5 +183,64 @@ describe('containsPattern', () => {
       (await db.query<{ p: string }>(`SELECT ${containsPattern(1)} AS p`, [term]))[0]?.p;
     expect(await pattern('50%_a\\b*?')).toBe('%50\\%\\_a\\\\b*?%');
     expect(await pattern('Été ５０％ ＿ ＼')).toBe('%ete 50\\% \\_ \\\\%');
+  });
+});
+
+describe('containsCondition', () => {
+  it('index pieces: side-by-side pieces of each ASCII letter-and-digit run of three or more, at most six', () => {
+    expect(indexPieces('XX_358647926811')).toEqual(['358', '647', '926', '811']);
+    expect(indexPieces('devis')).toEqual(['dev', 'vis']);
+    expect(indexPieces('Été DEVIS-42')).toEqual(['DEV', 'VIS']);
+    expect(indexPieces('ab_cd 12')).toEqual([]);
+    expect(indexPieces('abcdefghijklmnopqrstuvwxyz')).toEqual(['abc', 'def', 'ghi', 'jkl', 'mno', 'pqr']);
+    expect(indexPieces("x'); DROP TABLE t; --")).toEqual(['DRO', 'ROP', 'TAB', 'BLE']);
+  });
+
+  it('selects exactly the rows the plain LIKE of the folded term selects', async () => {
+    const texts = [
+      'nuxidevxx_358647926811\u001fDocumentDEVIS',
+      'XX_358647926812 devis',
+      '50%_a\\b*? remise',
+      'Été ５０％ ＿ ＼ œuvre',
+      'ŒUVRE complète',
+      'İstanbul ﬀabc',
+      'abc123déf',
+      "o'brien DROP TABLE",
+      'tablette-07 pixel 8',
+    ];
+    const terms = [
+      'XX_358647926811',
+      '358647926811',
+      'devis',
+      'DEVIS',
+      '50%_a',
+      '％ ＿',
+      'oeuvre',
+      'istanbul',
+      'ffabc',
+      'ABC123DEF',
+      "o'brien drop",
+      "x'); DROP TABLE t; --",
+      'tablette-07',
+      'ab',
+      '%',
+    ];
+    const values = texts.map((_, i) => `($${i + 2})`).join(', ');
+    for (const term of terms) {
+      const select = (condition: string) =>
+        db.query<{ t: string }>(
+          `SELECT t FROM (SELECT history_fold(v) AS folded, v AS t FROM (VALUES ${values}) AS x(v)) AS y
+           WHERE ${condition} ORDER BY t`,
+          [term, ...texts],
+        );
+      const expected = await select(`folded LIKE ${containsPattern(1)}`);
+      expect(await select(containsCondition('folded', term, 1)), term).toEqual(expected);
+    }
+    // The cases above find something: the comparison is not between two empty lists.
+    const found = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (VALUES ${values}) AS x(v) WHERE ${containsCondition('history_fold(v)', 'XX_358647926811', 1)}`,
+      ['XX_358647926811', ...texts],
+    );
+    expect(found[0]?.n).toBe(1);
   });
 });

@@ -86,6 +86,41 @@ export function containsPattern(n: number): string {
   return `'%' || ${escaped} || '%'`;
 }
 
+/**
+ * Pieces of the term that the trigram index can use alone: from each run of ASCII letters and
+ * digits, its three-character pieces side by side, the last one flush with the run's end; at most
+ * six. Empty when the term has no such run of three. Folding maps character by character, so a
+ * piece of the term, folded, is a piece of the folded term.
+ *
+ * Why not the whole term: for `LIKE '%xx\_358647926811%'` PostgreSQL intersects every trigram of
+ * the term, padded ones included (`"  x"`, `" xx"`, `"xx "`: a two-letter word half the rows
+ * hold); at 10 000 000 rows that read 3 500 index pages, 200–400 ms. Four side-by-side pieces
+ * select as well (a row holding the term holds each of them) and read 190 pages, 15–35 ms
+ * (bench/README.md, « Scale ×10 »). The term itself is then checked on those rows.
+ */
+export function indexPieces(term: string): string[] {
+  const pieces = new Set<string>();
+  for (const [run] of term.matchAll(/[A-Za-z0-9]{3,}/g)) {
+    for (let i = 0; i + 3 <= run.length; i += 3) pieces.add(run.slice(i, i + 3));
+    pieces.add(run.slice(-3));
+  }
+  return [...pieces].slice(0, 6);
+}
+
+/**
+ * The condition « the folded column holds the term of parameter `$n` ». With pieces the index can
+ * use alone, they select the candidate rows and `strpos` (a literal match the index does not serve)
+ * checks the term; otherwise the term's LIKE pattern, for the index or the newest-first walk.
+ */
+export function containsCondition(column: string, term: string, n: number): string {
+  const pieces = indexPieces(term);
+  if (pieces.length === 0) return `${column} LIKE ${containsPattern(n)}`;
+  // Letters and digits only, written into the statement: folded when it is planned (history_fold is
+  // immutable), so the planner sees each pattern and its selectivity.
+  const candidates = pieces.map((p) => `${column} LIKE '%' || history_fold('${p}') || '%'`);
+  return [...candidates, `strpos(${column}, history_fold($${n})) > 0`].join(' AND ');
+}
+
 /** A WHERE clause and its parameters ($1 is the installation). */
 export interface Where {
   sql: string;
@@ -113,7 +148,7 @@ export function whereOf(t: HistoryTable, installationId: string, filters: Histor
   }
   if (filters.search) {
     params.push(filters.search);
-    parts.push(`${t.searchText} LIKE ${containsPattern(params.length)}`);
+    parts.push(containsCondition(t.searchText, filters.search, params.length));
   }
   return { sql: parts.join(' AND '), params };
 }
