@@ -6,7 +6,7 @@
  * process), then the CSV export of a million rows (rows/s, the server's memory).
  *
  *   npx tsx bench/history/run.ts [--db both|embedded|postgres] [--records 1000000]
- *     [--transactions 1000000] [--installations 100] [--neighbour-rows N] [--runs 40] [--reseed] [--no-readme]
+ *     [--transactions 1000000] [--installations 100] [--neighbour-rows N] [--runs 40] [--reseed] [--no-export] [--no-readme]
  *
  * Data: `npm run admin -- seed-history` into bench/history/data/ (embedded) or the database
  * synchro_bench_history of POSTGRES_URL's server (default postgres://postgres@127.0.0.1:5432/test);
@@ -44,6 +44,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '40' },
     reseed: { type: 'boolean', default: false },
     'no-readme': { type: 'boolean', default: false },
+    /** The cases only: the CSV exports of 10 000 000 rows take minutes. */
+    'no-export': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(args.runs);
@@ -187,10 +189,11 @@ async function benchTarget(target: Target): Promise<DbResult> {
       const next = { page: String(MIDDLE_PAGE + 1), cursor };
       record(l, NEXT_LABEL, await measure(() => apiGet(server, l.path, next)));
     }
-    for (const [path, rows] of [
+    const exportList = [
       ['/api/exports/sync-history.csv', inputs.history.total],
       ['/api/exports/transaction-logs.csv', inputs.trace.total],
-    ] as const) {
+    ] as const;
+    for (const [path, rows] of args['no-export'] ? [] : exportList) {
       const result = await exportCsv(server, path, rows);
       exports.push(result);
       console.log(`[${target.name}] export ${path}: ${JSON.stringify(result)}`);
