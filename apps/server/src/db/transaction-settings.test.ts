@@ -10,7 +10,7 @@ describe('transaction settings', () => {
   });
 
   it('refuses any name or value that is not a plain word: nothing else can be said', () => {
-    for (const settings of [
+    for (const settings of <Record<string, string>[]>[
       { "synchro.x'; DROP TABLE t; --": 'on' },
       { search_path: 'public' },
       { 'synchro.batch_counts': "on'; SELECT 1; --" },
