@@ -19,6 +19,14 @@ describe.skipIf(inPostgresPass)('the embedded database in a thread of its own', 
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('sets a transaction’s settings inside it only (SET LOCAL)', async () => {
+    const read = (q: Pick<Db, 'query'>) =>
+      q.query<{ v: string | null }>(`SELECT current_setting('synchro.batch_counts', true) AS v`);
+    expect((await db.transaction(read, { 'synchro.batch_counts': 'on' }))[0]?.v).toBe('on');
+    expect((await read(db))[0]?.v ?? '').toBe('');
+    expect((await db.transaction(read))[0]?.v ?? '').toBe('');
+  });
+
   it('answers with the same values as in the server’s thread (dates, bigints, bytes, arrays)', async () => {
     const at = new Date('2025-11-14T09:12:00.000Z');
     await db.query('INSERT INTO t VALUES ($1, $2, $3, $4, $5)', [

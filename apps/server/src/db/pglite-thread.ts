@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../worker-entry.ts';
 import { errorFrom, type DbAnswer, type DbRequest } from './pglite-thread-protocol.ts';
+import { setLocal } from './transaction-settings.ts';
 import type { Db, Queryable, QueryOptions } from './types.ts';
 
 /** A request without its id (given when it is sent). */
@@ -84,11 +85,13 @@ export async function openPgliteInThread(dataDir: string): Promise<Db> {
     kind: 'pglite',
     query: root.query,
     exec: root.exec,
-    async transaction(fn) {
+    async transaction(fn, settings) {
       const tx = ++nextTx;
       await call({ t: 'begin', tx });
+      const sets = setLocal(settings);
       let result;
       try {
+        if (sets !== null) await call({ t: 'exec', sql: sets, tx });
         result = await fn(queryable(tx));
       } catch (err) {
         await call({ t: 'end', tx, commit: false }).catch(() => {});

@@ -1,6 +1,7 @@
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { setLocal } from './transaction-settings.ts';
 import type { Db, Queryable, QueryOptions } from './types.ts';
 
 /**
@@ -38,8 +39,12 @@ export async function openPglite(dataDir?: string, template?: Blob): Promise<Db>
       return options.prepare ? prepared.run<T>(options.prepare, sql, params) : root.query<T>(sql, params);
     },
     exec: root.exec,
-    async transaction(fn) {
-      return pg.transaction((tx) => fn(asQueryable(tx)));
+    async transaction(fn, settings) {
+      const sets = setLocal(settings);
+      return pg.transaction(async (tx) => {
+        if (sets !== null) await tx.exec(sets);
+        return fn(asQueryable(tx));
+      });
     },
     async close() {
       await pg.close();

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, Queryable, QueryOptions } from './types.ts';
+import { beginWith } from './transaction-settings.ts';
 import { fromDatabase, isDatabaseUnavailable } from './unavailable.ts';
 
 export interface PostgresOptions {
@@ -64,7 +65,7 @@ export function openPostgres(options: PostgresOptions): Db {
     async exec(sql) {
       await marked(pool.query(sql));
     },
-    async transaction(fn) {
+    async transaction(fn, settings) {
       const client = await marked(pool.connect());
       let broken: Error | undefined;
       // A checked-out client has no listener of the pool's: its connection lost between two
@@ -73,7 +74,7 @@ export function openPostgres(options: PostgresOptions): Db {
       const onLost = (err: Error) => (broken = err);
       client.on('error', onLost);
       try {
-        await marked(client.query('BEGIN'));
+        await marked(client.query(beginWith(settings)));
         const result = await fn({
           async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
             const res = await marked(client.query(bounded(sql, params, options.prepare)));

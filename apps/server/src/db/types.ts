@@ -1,3 +1,5 @@
+import type { TransactionSettings } from './transaction-settings.ts';
+
 export interface QueryOptions {
   /**
    * Name of a prepared statement for a hot query (the session check of every protected request):
@@ -23,8 +25,11 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** PostgreSQL: where to open a connection of one's own (the live events' LISTEN, features/live). */
   readonly connectionString?: string;
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R>;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * `settings`: set for this transaction only (SET LOCAL, db/transaction-settings.ts).
+   */
+  transaction<R>(fn: (tx: Queryable) => Promise<R>, settings?: TransactionSettings): Promise<R>;
   close(): Promise<void>;
   /** Connections of the pool (PostgreSQL): open, idle, callers waiting for one. */
   poolStats?(): { total: number; idle: number; waiting: number };

@@ -71,30 +71,6 @@ export async function requireInstallation(db: Queryable, syncId: string): Promis
   return found;
 }
 
-const CONNECTOR_TOKEN_SQL = `SELECT ${installationColumns('i')}, i.connector_token_hash AS "tokenHash",
-  coalesce(c.version, 0) AS "configVersion"
-  FROM installations i LEFT JOIN configurations c ON c.installation_id = i.id
-  WHERE i.connector_token_hash = $1`;
-
-/**
- * The installation whose connector token has this SHA-256 hash, with the version of its
- * configuration (one round trip for every connector request: the version keys the configuration
- * cache), or null.
- */
-export async function findInstallationByConnectorTokenHash(
-  db: Queryable,
-  tokenHash: string,
-): Promise<{ installation: Installation; tokenHash: string; configVersion: number } | null> {
-  const [row] = await db.query<Installation & { tokenHash: string; configVersion: number }>(
-    CONNECTOR_TOKEN_SQL,
-    [tokenHash],
-    { prepare: 'connector_token' },
-  );
-  if (!row) return null;
-  const { tokenHash: stored, configVersion, ...installation } = row;
-  return { installation, tokenHash: stored, configVersion };
-}
-
 export async function listInstallations(db: Queryable): Promise<Installation[]> {
   return db.query<Installation>(`SELECT ${INSTALLATION_COLUMNS} FROM installations ORDER BY sync_id`);
 }

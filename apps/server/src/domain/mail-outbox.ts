@@ -78,18 +78,27 @@ export interface MailStateRow {
   offlineNoticedFor: Date | null;
 }
 
-/** The installation's mail_state row, created when missing, locked until the transaction ends. */
+/**
+ * The installation's mail_state row, created when missing, locked until the transaction ends. One
+ * round trip when it exists (every time but the first): the lock is taken by the read itself.
+ */
 export async function lockMailState(tx: Queryable, installationId: string): Promise<MailStateRow> {
+  const read = async () =>
+    (
+      await tx.query<MailStateRow>(
+        `SELECT gathering_id::text AS "gatheringId", last_digest_due_at AS "lastDigestDueAt",
+                sync_activity AS "syncActivity", offline_noticed_for AS "offlineNoticedFor"
+         FROM mail_state WHERE installation_id = $1 FOR UPDATE`,
+        [installationId],
+      )
+    )[0];
+  const found = await read();
+  if (found) return found;
   await tx.query(
     `INSERT INTO mail_state (installation_id) VALUES ($1) ON CONFLICT (installation_id) DO NOTHING`,
     [installationId],
   );
-  const [row] = await tx.query<MailStateRow>(
-    `SELECT gathering_id::text AS "gatheringId", last_digest_due_at AS "lastDigestDueAt",
-            sync_activity AS "syncActivity", offline_noticed_for AS "offlineNoticedFor"
-     FROM mail_state WHERE installation_id = $1 FOR UPDATE`,
-    [installationId],
-  );
+  const row = await read();
   if (!row) throw new Error('mail_state row missing');
   return row;
 }

@@ -24,10 +24,16 @@ export async function storageUse(
      FROM installations i WHERE i.id = $1`,
     [installationId],
   );
-  return {
-    usedBytes: Math.max(0, Number(row?.used ?? 0)),
-    quotaBytes: row?.quota ? Number(row.quota) : defaultQuotaBytes,
-  };
+  return storageUseOf(row?.used ?? null, row?.quota ?? null, defaultQuotaBytes);
+}
+
+/** The use of stored bytes (installation_storage, as text) and own quota (null: the default). */
+export function storageUseOf(
+  used: string | null,
+  quota: string | null,
+  defaultQuotaBytes: number,
+): StorageUse {
+  return { usedBytes: Math.max(0, Number(used ?? 0)), quotaBytes: quota ? Number(quota) : defaultQuotaBytes };
 }
 
 const nf = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
@@ -50,7 +56,11 @@ export async function ensureStorageRoom(
   incomingBytes: number,
   defaultQuotaBytes: number,
 ): Promise<void> {
-  const { usedBytes, quotaBytes } = await storageUse(db, installationId, defaultQuotaBytes);
+  refuseBeyondQuota(await storageUse(db, installationId, defaultQuotaBytes), incomingBytes);
+}
+
+/** 507 when storing `incomingBytes` more than `use` says is stored would pass its quota. */
+export function refuseBeyondQuota({ usedBytes, quotaBytes }: StorageUse, incomingBytes: number): void {
   if (usedBytes + incomingBytes <= quotaBytes) return;
   throw new AppError(
     507,

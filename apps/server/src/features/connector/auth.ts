@@ -1,15 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import {
-  findInstallationByConnectorTokenHash,
-  isExpired,
-  type Installation,
-} from '../../domain/installations.ts';
+import { installationColumns, isExpired, type Installation } from '../../domain/installations.ts';
+import { storageUseOf, type StorageUse } from '../../domain/storage.ts';
+import type { Queryable } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashConnectorToken } from '../../security/secrets.ts';
 import type { ConnectorBucket, ConnectorRateLimits } from './limits.ts';
-import { enforceRateLimit } from './rate-limit.ts';
+import { rateHitSql, rateWindowStart, refuseOverLimit } from './rate-limit.ts';
 import { noteRequestInstallation } from '../../http/request-installation.ts';
 
 /**
@@ -17,13 +15,59 @@ import { noteRequestInstallation } from '../../http/request-installation.ts';
  * installation. Only its SHA-256 is stored; a request's token is hashed and looked up by that
  * hash through the unique index, then the two hashes are compared in constant time. (A token is
  * 256 random bits: the index lookup's timing cannot help guess one, since nobody can choose the
- * hash of a token.)
+ * hash of a token.) The same round trip reads what the routes need of the installation and counts
+ * the request in its rate limit (one query before the body is read).
  */
 
 export interface ConnectorCaller {
   installation: Installation;
   /** The stored configuration version, read with the token (keys the configuration cache). */
   configVersion: number;
+  /** Its storage and quota, read with the token (the 507 of the batch routes: domain/storage.ts). */
+  storageUse: (defaultQuotaBytes: number) => StorageUse;
+}
+
+interface FoundToken {
+  installation: Installation;
+  tokenHash: string;
+  configVersion: number;
+  usedBytes: string | null;
+  quotaBytes: string | null;
+  /** The window's hits with this request; null when it was not counted (suspended, expired). */
+  rateHits: number | null;
+}
+
+/**
+ * The installation of a token hash, or null; in the same statement its configuration version, its
+ * storage use, and the request counted in the rate limit of `bucket` unless the installation is
+ * suspended or expired at `now` (isExpired: it is refused first, and a refused request counts
+ * nothing).
+ */
+async function findToken(
+  db: Queryable,
+  tokenHash: string,
+  bucket: ConnectorBucket,
+  now: Date,
+): Promise<FoundToken | null> {
+  const [row] = await db.query<Installation & Omit<FoundToken, 'installation'>>(
+    `WITH found AS (
+       SELECT ${installationColumns('i')}, i.connector_token_hash AS "tokenHash",
+         coalesce(c.version, 0) AS "configVersion",
+         (SELECT s.bytes FROM installation_storage s WHERE s.installation_id = i.id)::text AS "usedBytes",
+         i.storage_quota_bytes::text AS "quotaBytes"
+       FROM installations i LEFT JOIN configurations c ON c.installation_id = i.id
+       WHERE i.connector_token_hash = $1),
+     hit AS (${rateHitSql(
+       `SELECT id, $2::text, $3::timestamptz, 1 FROM found
+        WHERE NOT suspended AND ("expiresAt" IS NULL OR "expiresAt" > $4::timestamptz)`,
+     )})
+     SELECT found.*, (SELECT hits FROM hit) AS "rateHits" FROM found`,
+    [tokenHash, bucket, rateWindowStart(now), now],
+    { prepare: 'connector_token' },
+  );
+  if (!row) return null;
+  const { tokenHash: stored, configVersion, usedBytes, quotaBytes, rateHits, ...installation } = row;
+  return { installation, tokenHash: stored, configVersion, usedBytes, quotaBytes, rateHits };
 }
 
 const callers = new WeakMap<FastifyRequest, ConnectorCaller>();
@@ -65,15 +109,20 @@ export function bearerToken(header: string | undefined): string {
 export function requireConnector(ctx: AppContext, bucket: ConnectorBucket, limits: ConnectorRateLimits) {
   return async (request: FastifyRequest): Promise<void> => {
     const hash = hashConnectorToken(bearerToken(request.headers.authorization));
-    const found = await findInstallationByConnectorTokenHash(ctx.db, hash);
+    const now = ctx.now();
+    const found = await findToken(ctx.db, hash, bucket, now);
     if (!found || !timingSafeEqual(Buffer.from(found.tokenHash), Buffer.from(hash))) {
       throw unauthorized(WRONG_TOKEN_MESSAGE, true);
     }
-    const now = ctx.now();
     if (found.installation.suspended) throw new AppError(403, SUSPENDED_CONNECTOR_MESSAGE, 'forbidden');
     if (isExpired(found.installation, now)) throw new AppError(403, EXPIRED_CONNECTOR_MESSAGE, 'forbidden');
-    await enforceRateLimit(ctx.db, found.installation.id, bucket, limits[bucket], now);
-    callers.set(request, { installation: found.installation, configVersion: found.configVersion });
+    refuseOverLimit(found.rateHits ?? 0, limits[bucket], rateWindowStart(now), now);
+    const { usedBytes, quotaBytes } = found;
+    callers.set(request, {
+      installation: found.installation,
+      configVersion: found.configVersion,
+      storageUse: (defaultQuotaBytes) => storageUseOf(usedBytes, quotaBytes, defaultQuotaBytes),
+    });
     noteRequestInstallation(request, found.installation);
   };
 }

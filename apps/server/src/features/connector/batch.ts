@@ -10,6 +10,8 @@ import type { OffloadTask } from '../../offload/task.ts';
 import type { BatchKindName } from '../../metrics/registry.ts';
 import type { BatchBody, BatchMessage, CheckedBatch, StreamedBatchBody } from './checked-batches.ts';
 import { refuseIfIssues } from './item-checks.ts';
+import { BATCH_COUNTS, countBatch, type BatchCounter } from './batch-counts.ts';
+import type { TransactionSettings } from '../../db/transaction-settings.ts';
 
 /**
  * What both batch routes (import records, transactions) share: the batch written in one
@@ -55,6 +57,8 @@ export interface BatchSteps<R> {
    * emails the batch causes (domain/mail-*.ts).
    */
   finish?: (tx: Queryable) => Promise<void>;
+  /** Settings of the batch's transaction (batch-counts.ts). */
+  settings?: TransactionSettings;
 }
 
 /**
@@ -259,11 +263,17 @@ export async function writeBatch<R>(
       if (failure !== null) throw failure;
       refuseIfIssues(issues);
       await steps.finish?.(tx);
-    });
+    }, steps.settings);
   } catch (err) {
     throw concurrentBatch(err);
   }
   return { inserted, duplicates: itemCount - inserted };
+}
+
+/** The rows one statement inserted (the others were stored already), with their ids in the database. */
+export interface Inserted<R> {
+  rows: R[];
+  ids: string[];
 }
 
 /** What a batch route says of its rows (ingestBatch). */
@@ -280,8 +290,10 @@ export interface BatchKind<R> {
   task: OffloadTask<BatchBody, CheckedBatch<R>>;
   /** The same, the rows given back slice by slice as they are checked (no value written apart). */
   streamTask: OffloadTask<StreamedBatchBody, number>;
-  /** One multi-row statement; the rows inserted (the others were stored already). */
-  write: (tx: Queryable, rows: R[], standard: boolean) => Promise<R[]>;
+  /** One multi-row statement; the rows inserted. */
+  write: (tx: Queryable, rows: R[], standard: boolean) => Promise<Inserted<R>>;
+  /** Counts the rows inserted, once per batch (batch-counts.ts). */
+  counter: BatchCounter;
   /** The values of checked rows that may be written apart, each with how its row then changes. */
   apartCandidates: (rows: readonly R[]) => ApartCandidate[];
   /** The values of a row that went apart. */
@@ -335,16 +347,23 @@ async function ingestBatchRows<R>(
 ): Promise<TConnectorBatchAnswer> {
   const { db } = ctx;
   const kept: string[] = [];
+  const added: string[] = [];
   const steps: BatchSteps<R> = {
     chunkSize: kind.chunkSize,
     idOf: kind.idOf,
     charsOf: kind.charsOf,
     write: async (tx, rows, standard) => {
       const inserted = await kind.write(tx, rows, standard);
-      for (const row of inserted) kept.push(...kind.blobsOf(row));
-      return inserted.length;
+      for (const row of inserted.rows) kept.push(...kind.blobsOf(row));
+      for (const id of inserted.ids) added.push(id);
+      return inserted.rows.length;
     },
-    ...(kind.finish ? { finish: kind.finish } : {}),
+    // The counters once, after the last row (the insert triggers are skipped: BATCH_COUNTS).
+    finish: async (tx) => {
+      await countBatch(tx, kind.counter, installationId, added);
+      await kind.finish?.(tx);
+    },
+    settings: BATCH_COUNTS,
   };
   if (body.byteLength < OFFLOAD_MIN_BYTES) {
     const items = kind.itemsOf(body);
@@ -364,7 +383,7 @@ async function ingestBatchRows<R>(
       finish: async (tx) => {
         await attachBlobs(tx, kept);
         await deleteBlobs(tx, apart);
-        await kind.finish?.(tx);
+        await steps.finish?.(tx);
       },
     });
   } catch (err) {

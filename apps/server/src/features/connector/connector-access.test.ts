@@ -161,6 +161,12 @@ describe('tokens', () => {
             id,
           ]),
         ).toBe(0);
+        // Refused before its rate limit: not counted (the count is made in the token's query).
+        expect(
+          await count('SELECT count(*)::int AS n FROM connector_rate_limits WHERE installation_id = $1', [
+            id,
+          ]),
+        ).toBe(0);
         expect(await count('SELECT version AS n FROM configurations WHERE installation_id = $1', [id])).toBe(
           1,
         );

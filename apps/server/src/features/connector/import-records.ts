@@ -29,7 +29,7 @@ import { AppError } from '../../http/errors.ts';
 import { parseJsonBytes } from '../../http/json-body.ts';
 import { parseConnectorOr400 } from '../../http/validate.ts';
 import { runOnBody } from '../../offload/pool.ts';
-import { ingestBatch } from './batch.ts';
+import { ingestBatch, type Inserted } from './batch.ts';
 import { checkRecordsTask, streamRecordsTask, checkResultTask } from './checked-batches.ts';
 import { QUEUE_MAX_ENREG_BYTES } from './limits.ts';
 import {
@@ -88,7 +88,7 @@ async function writeRecords(
   rows: RecordRow[],
   now: Date,
   standard: boolean,
-): Promise<RecordRow[]> {
+): Promise<Inserted<RecordRow>> {
   const params: unknown[] = [installationId, now];
   for (const r of rows) {
     params.push(
@@ -115,7 +115,7 @@ async function writeRecords(
   const rowOf = new Map(rows.map((r) => [r.idInterne, r]));
   const stored = inserted.map((r) => ({ id: r.id, row: rowOf.get(r.idInterne) as RecordRow }));
   await insertFiles(tx, installationId, stored);
-  return stored.map((s) => s.row);
+  return { rows: stored.map((s) => s.row), ids: stored.map((s) => s.id) };
 }
 
 /** Characters of a record's big texts (its XML, log, file, sent texts) left in its row. */
@@ -175,9 +175,10 @@ export async function ingestRecords(
     streamTask: streamRecordsTask,
     write: async (tx, rows, standard) => {
       const inserted = await writeRecords(tx, installationId, rows, now, standard);
-      noteArrivals(inserted, arrivals);
+      noteArrivals(inserted.rows, arrivals);
       return inserted;
     },
+    counter: 'import_records_added',
     apartCandidates,
     blobsOf,
     charsOf,

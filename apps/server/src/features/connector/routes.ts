@@ -12,7 +12,7 @@ import {
 } from '@synchro/contracts';
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { ensureStorageRoom } from '../../domain/storage.ts';
+import { refuseBeyondQuota } from '../../domain/storage.ts';
 import { accessTokenFor } from '../../domain/drive-links.ts';
 import { connectorTimeZone } from '../../domain/time-zone.ts';
 import { holdBody } from '../../http/body-budget.ts';
@@ -89,13 +89,11 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
         holdBody(ctx.bodies, connectorCaller(request).installation.id, request, reply),
     ],
   });
-  /** 507 when the body's bytes would pass the installation's storage quota. */
+  /** 507 when the body's bytes would pass the installation's storage quota (read with the token). */
   const ensureRoom = (request: FastifyRequest) =>
-    ensureStorageRoom(
-      ctx.db,
-      connectorCaller(request).installation.id,
+    refuseBeyondQuota(
+      connectorCaller(request).storageUse(ctx.storageQuotaBytes),
       bodyBytes(request).byteLength,
-      ctx.storageQuotaBytes,
     );
 
   /** The zone the caller's times without offset are read in. */
@@ -149,7 +147,7 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
     `${BASE}/import-records`,
     route('import-records', BODY_LIMITS.importRecords),
     async (request): Promise<TConnectorBatchAnswer> => {
-      await ensureRoom(request);
+      ensureRoom(request);
       const zone = await zoneOf(request);
       const { installation } = connectorCaller(request);
       return ingestRecords(ctx, installation, bodyBytes(request), zone, ctx.now());
@@ -171,7 +169,7 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
     route('import-result', BODY_LIMITS.importResult),
     async (request): Promise<TImportResultAnswer> => {
       const { IDInterne } = parseConnectorOr400(ZImportRecordIdParam, request.params);
-      await ensureRoom(request);
+      ensureRoom(request);
       const { installation } = connectorCaller(request);
       return applyResult(ctx, installation, IDInterne, bodyBytes(request), ctx.now());
     },
@@ -181,7 +179,7 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
     `${BASE}/transactions`,
     route('transactions', BODY_LIMITS.transactions),
     async (request): Promise<TConnectorBatchAnswer> => {
-      await ensureRoom(request);
+      ensureRoom(request);
       const zone = await zoneOf(request);
       const { installation } = connectorCaller(request);
       return ingestTransactions(ctx, installation, bodyBytes(request), zone, ctx.now());

@@ -22,14 +22,14 @@ export const TRANSACTIONS_PER_STATEMENT = 500;
 /** A transaction's values: $1 the installation, $2 the time of receipt, then its own parameters. */
 const TRANSACTION_VALUES = '$1 ? ?::smallint ?::timestamptz ? ? ? ? ? ? ?::bigint $2'.split(' ');
 
-/** One multi-row statement; the ids of the transactions inserted (the others were stored already). */
+/** One multi-row statement; the transactions inserted (the others were stored already): `ID` and database id. */
 async function writeTransactions(
   tx: Queryable,
   installationId: string,
   rows: TransactionRow[],
   now: Date,
   standard: boolean,
-): Promise<string[]> {
+): Promise<{ id: string; txId: string }[]> {
   const params: unknown[] = [installationId, now];
   for (const r of rows) {
     params.push(
@@ -45,16 +45,15 @@ async function writeTransactions(
       r.logBlob,
     );
   }
-  const inserted = await tx.query<{ txId: string }>(
+  return tx.query<{ id: string; txId: string }>(
     `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc,
        id_tablette, libelle_tablette, log, log_blob, received_at)
      VALUES ${valuesList(rows.length, 2, TRANSACTION_VALUES)}
      ON CONFLICT (installation_id, tx_id) DO NOTHING
-     RETURNING tx_id AS "txId"`,
+     RETURNING id, tx_id AS "txId"`,
     params,
     standard ? { prepare: `connector_insert_transactions_${rows.length}` } : {},
   );
-  return inserted.map((r) => r.txId);
 }
 
 /**
@@ -80,8 +79,9 @@ export async function ingestTransactions(
     task: checkTransactionsTask,
     streamTask: streamTransactionsTask,
     write: async (tx, rows, standard) => {
-      const ids = new Set(await writeTransactions(tx, installationId, rows, now, standard));
-      const inserted = rows.filter((r) => ids.has(r.txId));
+      const stored = await writeTransactions(tx, installationId, rows, now, standard);
+      const txIds = new Set(stored.map((r) => r.txId));
+      const inserted = rows.filter((r) => txIds.has(r.txId));
       for (const r of inserted) {
         if (r.err !== 1) continue;
         arrivals.failedTransactions.push({
@@ -92,8 +92,9 @@ export async function ingestTransactions(
           at: r.dateHeureTrt.toISOString(),
         });
       }
-      return inserted;
+      return { rows: inserted, ids: stored.map((r) => r.id) };
     },
+    counter: 'transaction_logs_added',
     apartCandidates: (rows) =>
       rows
         .filter((row) => row.log.length > LOG_HEAD_CHARS)

@@ -1,0 +1,29 @@
+/**
+ * Settings local to one transaction (`SET LOCAL`: they end with it), given to `Db.transaction`.
+ * Names and values are the code's own constants, never input: both are checked against a narrow
+ * pattern, so that the text built here cannot say anything else.
+ */
+export type TransactionSettings = Readonly<Record<string, string>>;
+
+const NAME = /^[a-z_]+\.[a-z_]+$/;
+const VALUE = /^[a-z0-9_]+$/;
+
+function checked(settings: TransactionSettings): [string, string][] {
+  const entries = Object.entries(settings);
+  for (const [name, value] of entries) {
+    if (!NAME.test(name) || !VALUE.test(value)) throw new Error(`réglage de transaction invalide : ${name}`);
+  }
+  return entries;
+}
+
+/** `BEGIN` followed by the settings' `SET LOCAL`, as one simple query (one round trip). */
+export function beginWith(settings: TransactionSettings | undefined): string {
+  const sets = settings ? checked(settings).map(([name, value]) => `SET LOCAL ${name} = '${value}'`) : [];
+  return ['BEGIN', ...sets].join('; ');
+}
+
+/** The settings' `SET LOCAL`s alone (for a transaction already begun), or null when none. */
+export function setLocal(settings: TransactionSettings | undefined): string | null {
+  const sets = settings ? checked(settings).map(([name, value]) => `SET LOCAL ${name} = '${value}'`) : [];
+  return sets.length === 0 ? null : sets.join('; ');
+}
