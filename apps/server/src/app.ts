@@ -185,8 +185,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installRequestLog(app, ctx.metrics);
   // Stopping: each answer closes its connection, so that kept-alive connections do not hold the
   // stop until their keep-alive timeout (main.ts).
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, _payload, done) => {
     if (ctx.lifecycle.stopping) void reply.header('Connection', 'close');
+    done();
   });
   // app.close() (main.ts at SIGTERM, tests) stops the lifecycle first: long-lived answers that
   // watch ctx.lifecycle.signal end themselves instead of holding the close (docs/server.md).
