@@ -135,7 +135,10 @@ async function measureTarget(name: TargetName) {
     const pid = child.pid ?? 0;
     try {
       const probed = await probe(child, Number(values.probe));
-      const pids = await backendPids(appName);
+      // The pool opens its connections under load: warm it, then list its backends before each run.
+      await cannon(`http://127.0.0.1:${ready.ports.session}${CASES[0]?.route ?? '/api/user'}`, {
+        cookie: ready.cookie,
+      });
       const results: { route: string; encoding: string; rows: Measured[] }[] = [];
       for (const c of CASES) {
         const headers: Record<string, string> = {
@@ -145,6 +148,7 @@ async function measureTarget(name: TargetName) {
         const acc = new Map<Step, { reqs: number[]; cpu: number; db: number; served: number }>();
         for (let round = 0; round < ROUNDS; round += 1) {
           for (const step of STEPS) {
+            const pids = await backendPids(appName);
             const a0 = cpuMs(pid);
             const d0 = sum(pids);
             const r = await cannon(`http://127.0.0.1:${ready.ports[step]}${c.route}`, headers);
