@@ -6,7 +6,7 @@
  *   npx tsx bench/delivery/layers.ts [--duration 2] [--rounds 3] [--targets embedded,postgres]
  *     [--probe 5000]
  *
- * For each database, layers-server.ts (one process, the sources of apps/server through tsx) opens
+ * For each database, apps/server/src/bench/layers-server.ts (one process, the sources of apps/server through tsx) opens
  * a fresh database with the demo configuration's installation and one session, and serves one
  * fastify per step (bare, logger, request-log, metrics, guards, plugins, session, route, app: each
  * adds one layer to the one before; the list is in layers-server.ts). autocannon (20 connections)
@@ -26,7 +26,6 @@ import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { describeMachine } from '../config-xml/machine.ts';
 import { createInstallation, prepareTarget, REPO, type Target, type TargetName } from '../support/server.ts';
-import { STEPS, type Case, type Ready, type Step } from './layers-steps.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +39,19 @@ const duration = Number(values.duration);
 const ROUNDS = Number(values.rounds);
 const connections = 20;
 const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** What layers-server.ts tells once its steps listen (its `Ready`). */
+interface Ready {
+  steps: string[];
+  ports: Record<string, number>;
+  cookie: string;
+}
+
+/** A route and the Accept-Encoding it is asked with ('': none). */
+interface Case {
+  route: string;
+  encoding: string;
+}
 
 const CASES: Case[] = [
   { route: '/api/user', encoding: 'br, gzip' },
@@ -84,7 +96,7 @@ function cannon(url: string, headers: Record<string, string>) {
 }
 
 interface Measured {
-  step: Step;
+  step: string;
   reqs: number;
   cpuUs: number;
   dbCpuUs: number;
@@ -99,7 +111,7 @@ async function startLayers(target: Target, syncId: string, appName: string | nul
     url.searchParams.set('application_name', appName);
     env.DATABASE_URL = url.toString();
   }
-  const child = fork(join(REPO, 'bench/delivery/layers-server.ts'), ['--sync-id', syncId], {
+  const child = fork(join(REPO, 'apps/server/src/bench/layers-server.ts'), ['--sync-id', syncId], {
     cwd: REPO,
     env,
     execArgv: ['--import', 'tsx'],
@@ -145,9 +157,9 @@ async function measureTarget(name: TargetName) {
           cookie: ready.cookie,
           ...(c.encoding ? { 'accept-encoding': c.encoding } : {}),
         };
-        const acc = new Map<Step, { reqs: number[]; cpu: number; db: number; served: number }>();
+        const acc = new Map<string, { reqs: number[]; cpu: number; db: number; served: number }>();
         for (let round = 0; round < ROUNDS; round += 1) {
-          for (const step of STEPS) {
+          for (const step of ready.steps) {
             const pids = await backendPids(appName);
             const a0 = cpuMs(pid);
             const d0 = sum(pids);
@@ -163,7 +175,7 @@ async function measureTarget(name: TargetName) {
             acc.set(step, a);
           }
         }
-        const rows = STEPS.map((step) => {
+        const rows = ready.steps.map((step) => {
           const a = acc.get(step) ?? { reqs: [0], cpu: 0, db: 0, served: 1 };
           return {
             step,

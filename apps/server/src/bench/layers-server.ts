@@ -1,5 +1,6 @@
 /**
- * The server of bench/delivery/layers.ts: one process, one database (DATA_DIR or DATABASE_URL),
+ * The server side of bench/delivery/layers.ts (bench tooling: run from the sources by tsx, never
+ * bundled; here because nothing outside apps/server imports its modules): one process, one database (DATA_DIR or DATABASE_URL),
  * and one fastify per step on a port of its own, each step adding one of the console's
  * per-request layers to the previous one, with the real modules of apps/server (never copies):
  *
@@ -25,28 +26,48 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { parseArgs } from 'node:util';
-import { buildApp, createAppContext } from '../../apps/server/src/app.ts';
-import type { AppContext } from '../../apps/server/src/context.ts';
-import { openDatabase } from '../../apps/server/src/db/open.ts';
-import type { Db } from '../../apps/server/src/db/types.ts';
-import { findInstallationBySyncId } from '../../apps/server/src/domain/installations.ts';
-import { createSession, findLiveSession } from '../../apps/server/src/domain/sessions.ts';
-import { configurationRoutes } from '../../apps/server/src/features/configuration/routes.ts';
-import { userRoutes } from '../../apps/server/src/features/user/routes.ts';
-import { installBodyLimits, BODY_LIMITS } from '../../apps/server/src/http/body-limits.ts';
-import { installCompression } from '../../apps/server/src/http/compression.ts';
-import { installErrorHandling } from '../../apps/server/src/http/error-handler.ts';
-import { installJsonBodyParser } from '../../apps/server/src/http/json-body.ts';
-import { loggerOptions } from '../../apps/server/src/http/logging.ts';
-import { installRequestLog } from '../../apps/server/src/http/request-log.ts';
-import { installRequestGuards } from '../../apps/server/src/http/security.ts';
-import { installSessionGuard, requireSession } from '../../apps/server/src/http/session-guard.ts';
-import { SESSION_COOKIE } from '../../apps/server/src/http/session-cookie.ts';
-import { refuseWhileStopping } from '../../apps/server/src/http/stopping.ts';
-import { createMetrics, type ServerMetrics } from '../../apps/server/src/metrics/registry.ts';
-import { createOffloadPool } from '../../apps/server/src/offload/pool.ts';
-import { hashSessionToken } from '../../apps/server/src/security/secrets.ts';
-import { STEPS, type Ready, type Step } from './layers-steps.ts';
+import { buildApp, createAppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { openDatabase } from '../db/open.ts';
+import type { Db } from '../db/types.ts';
+import { findInstallationBySyncId } from '../domain/installations.ts';
+import { createSession, findLiveSession } from '../domain/sessions.ts';
+import { configurationRoutes } from '../features/configuration/routes.ts';
+import { userRoutes } from '../features/user/routes.ts';
+import { installBodyLimits, BODY_LIMITS } from '../http/body-limits.ts';
+import { installCompression } from '../http/compression.ts';
+import { installErrorHandling } from '../http/error-handler.ts';
+import { installJsonBodyParser } from '../http/json-body.ts';
+import { loggerOptions } from '../http/logging.ts';
+import { installRequestLog } from '../http/request-log.ts';
+import { installRequestGuards } from '../http/security.ts';
+import { installSessionGuard, requireSession } from '../http/session-guard.ts';
+import { SESSION_COOKIE } from '../http/session-cookie.ts';
+import { refuseWhileStopping } from '../http/stopping.ts';
+import { createMetrics, type ServerMetrics } from '../metrics/registry.ts';
+import { createOffloadPool } from '../offload/pool.ts';
+import { hashSessionToken } from '../security/secrets.ts';
+
+/** The steps, each adding one layer to the one before (the list above). */
+const STEPS = [
+  'bare',
+  'logger',
+  'request-log',
+  'metrics',
+  'guards',
+  'plugins',
+  'session',
+  'route',
+  'app',
+] as const;
+type Step = (typeof STEPS)[number];
+
+/** What the parent is told once every step listens: the steps in order, their ports, the cookie. */
+export interface Ready {
+  steps: Step[];
+  ports: Record<Step, number>;
+  cookie: string;
+}
 
 const { values } = parseArgs({
   options: {
@@ -164,7 +185,7 @@ async function main(): Promise<void> {
     if (message.probe)
       void probe(db, token, secret, message.probe).then((result) => process.send?.({ probe: result }));
   });
-  const ready: Ready = { ports, cookie };
+  const ready: Ready = { steps: [...STEPS], ports, cookie };
   process.send?.({ ready });
 }
 
