@@ -122,29 +122,14 @@ export const NO_MAILER: Mailer = {
 const trustProxyOption = (value: false | number | string) =>
   typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const logger: FastifyServerOptions['logger'] =
-    deps.logLevel === 'silent' && !deps.logStream
-      ? false
-      : loggerOptions(deps.logLevel ?? 'info', deps.logStream);
-  const app = Fastify({
-    logger,
-    trustProxy: trustProxyOption(deps.trustProxy ?? false),
-    bodyLimit: BODY_LIMITS.default,
-    // A path parameter longer than ids ever are reaches its route, which answers 404 (an unknown
-    // id); past 2 048 characters, and for a bad percent-encoding, routerErrors answers the same.
-    routerOptions: { maxParamLength: 2048 },
-    frameworkErrors: routerErrors,
-    // One line per request instead of fastify's two (http/request-log.ts).
-    logController: new LogController({ disableRequestLogging: true }),
-    // Stopping: requests still arriving get the API's own 503 (http/stopping.ts), not fastify's.
-    return503OnClosing: false,
-  });
-  installJsonBodyParser(app);
-
+/**
+ * What every feature's routes receive, from the app's dependencies (the defaults where absent).
+ * bench/delivery/layers.ts builds its layered apps on it.
+ */
+export function createAppContext(deps: AppDeps): AppContext {
   const fairShare = { ...DEFAULT_FAIR_SHARE, ...deps.fairShare };
   const offload = deps.offload ?? sharedOffloadPool();
-  const ctx: AppContext = {
+  return {
     db: deps.db,
     sessionSecret: deps.sessionSecret,
     publicIp: deps.publicIp,
@@ -174,12 +159,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     representations: deps.representations ?? new RepresentationStore(),
     live: createLiveHub(deps.db),
   };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const logger: FastifyServerOptions['logger'] =
+    deps.logLevel === 'silent' && !deps.logStream
+      ? false
+      : loggerOptions(deps.logLevel ?? 'info', deps.logStream);
+  const app = Fastify({
+    logger,
+    trustProxy: trustProxyOption(deps.trustProxy ?? false),
+    bodyLimit: BODY_LIMITS.default,
+    // A path parameter longer than ids ever are reaches its route, which answers 404 (an unknown
+    // id); past 2 048 characters, and for a bad percent-encoding, routerErrors answers the same.
+    routerOptions: { maxParamLength: 2048 },
+    frameworkErrors: routerErrors,
+    // One line per request instead of fastify's two (http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
+    // Stopping: requests still arriving get the API's own 503 (http/stopping.ts), not fastify's.
+    return503OnClosing: false,
+  });
+  installJsonBodyParser(app);
+  const ctx = createAppContext(deps);
 
   installRequestLog(app, ctx.metrics);
   // Stopping: each answer closes its connection, so that kept-alive connections do not hold the
   // stop until their keep-alive timeout (main.ts).
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, _payload, done) => {
     if (ctx.lifecycle.stopping) void reply.header('Connection', 'close');
+    done();
   });
   // app.close() (main.ts at SIGTERM, tests) stops the lifecycle first: long-lived answers that
   // watch ctx.lifecycle.signal end themselves instead of holding the close (docs/server.md).

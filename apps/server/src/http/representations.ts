@@ -90,6 +90,13 @@ function matches(header: string | string[] | undefined, etag: string): boolean {
     });
 }
 
+/**
+ * Route options of the routes that answer with sendRepresentation: their answers carry their own
+ * encoding, so @fastify/compress (http/compression.ts) has nothing to do there and its two hooks
+ * are left out of their requests.
+ */
+export const ENCODES_ITSELF = { compress: false } as const;
+
 /** Per session: the browser may keep it but asks every time (a 304 when unchanged). */
 export const REVALIDATE = 'private, no-cache';
 

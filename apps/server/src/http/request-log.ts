@@ -12,7 +12,8 @@ const QUIET_ROUTES = new Set(['/healthz', '/readyz']);
  * go to the metrics (by route template, never the raw URL). Fields: docs/production.md, Logs.
  */
 export function installRequestLog(app: FastifyInstance, metrics: ServerMetrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? null;
     const seconds = reply.elapsedTime / 1000;
     metrics.request(route ?? 'unmatched', request.method, reply.statusCode, seconds);
@@ -28,5 +29,6 @@ export function installRequestLog(app: FastifyInstance, metrics: ServerMetrics):
     };
     if (route !== null && QUIET_ROUTES.has(route)) request.log.debug(line, 'requête');
     else request.log.info(line, 'requête');
+    done();
   });
 }

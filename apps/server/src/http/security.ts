@@ -80,8 +80,10 @@ export function installRequestGuards(app: FastifyInstance, options: SecurityOpti
   const allowed = new Set(
     options.allowedOrigins.map((o) => originOf(o)).filter((o): o is string => o !== null),
   );
-  app.addHook('onRequest', async (request) => {
-    if (!MUTATING.has(request.method)) return;
+  // Callback hooks, not async ones: they run on every request (a thrown AppError still reaches
+  // the error handler: fastify catches what a hook throws).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!MUTATING.has(request.method)) return done();
     // The connector API authenticates with a bearer token, never a cookie: no browser, no origin.
     if (!isConnectorRequest(request)) assertSameOrigin(request, allowed);
     const contentType = request.headers['content-type'];
@@ -94,8 +96,9 @@ export function installRequestGuards(app: FastifyInstance, options: SecurityOpti
         'UNSUPPORTED_MEDIA_TYPE',
       );
     }
+    done();
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, _payload, done) => {
     void reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     void reply.header('X-Content-Type-Options', 'nosniff');
     void reply.header('X-Frame-Options', 'DENY');
@@ -105,11 +108,11 @@ export function installRequestGuards(app: FastifyInstance, options: SecurityOpti
     // Decided on the route matched, not the raw URL: an API route is never stored whatever the
     // encoding of its path; any other answer that does not say how to cache it (an error, a 404)
     // is not stored either. Only the SPA's files set their own policy.
-    const apiRoute = request.routeOptions.url?.startsWith('/api/') === true;
     // The one exception: the stored representations (http/representations.ts) are kept by the
     // browser and revalidated with their ETag, never shared (`private, no-cache`).
     const own = reply.getHeader('cache-control');
-    if (own === REVALIDATE) return;
-    if (apiRoute || own === undefined) void reply.header('Cache-Control', 'no-store');
+    if (own !== REVALIDATE && (own === undefined || request.routeOptions.url?.startsWith('/api/') === true))
+      void reply.header('Cache-Control', 'no-store');
+    done();
   });
 }

@@ -13,12 +13,15 @@ export const STOPPING_RETRY_AFTER_SECONDS = 1;
  * still answer (/readyz says « arrêt en cours »). Its connection closes (app.ts).
  */
 export function refuseWhileStopping(app: FastifyInstance, lifecycle: Lifecycle): void {
-  app.addHook('onRequest', async (request) => {
-    if (!lifecycle.stopping) return;
+  // A callback hook, not an async one: it runs on every request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!lifecycle.stopping) return done();
     const route = request.routeOptions.url;
-    if (route === '/healthz' || route === '/readyz') return;
-    throw new AppError(503, STOPPING_MESSAGE, 'SERVER_STOPPING', {
-      'Retry-After': String(STOPPING_RETRY_AFTER_SECONDS),
-    });
+    if (route === '/healthz' || route === '/readyz') return done();
+    done(
+      new AppError(503, STOPPING_MESSAGE, 'SERVER_STOPPING', {
+        'Retry-After': String(STOPPING_RETRY_AFTER_SECONDS),
+      }),
+    );
   });
 }

@@ -15,7 +15,7 @@ import { currentInstallation, currentSignIn, requireSession } from '../../http/s
 import { parseOr400 } from '../../http/validate.ts';
 import { legacyPlannings, SECTION_SAVERS, SECTION_VIEWS } from './sections.ts';
 import { parseIfMatch } from '../../http/if-match.ts';
-import { sendRepresentation } from '../../http/representations.ts';
+import { ENCODES_ITSELF, sendRepresentation } from '../../http/representations.ts';
 import { JSON_CONTENT_TYPE } from '../../domain/current-user.ts';
 import { saveSection, sectionSave } from './service.ts';
 
@@ -31,7 +31,7 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
   const preHandler = requireSession(ctx);
 
   for (const key of CONFIG_SECTION_KEYS) {
-    app.get(CONFIG_SECTIONS[key].getPath, { preHandler }, async (request, reply) => {
+    app.get(CONFIG_SECTIONS[key].getPath, { preHandler, ...ENCODES_ITSELF }, async (request, reply) => {
       const { entry, doc } = await currentDocument(ctx, request);
       const body = derive(entry, `view-bytes:${key}`, () =>
         Buffer.from(JSON.stringify({ version: entry.version, data: SECTION_VIEWS[key](doc) }), 'utf8'),

@@ -37,9 +37,9 @@ const numberIn = (payload: unknown, key: string): number | undefined => {
  * in each feature (docs/live.md, Sources).
  */
 function eventOf(request: FastifyRequest, payload: unknown): LiveEvent | null {
-  const url = request.routeOptions.url ?? '';
   const method = request.method;
   if (method === 'GET' || method === 'HEAD') return null;
+  const url = request.routeOptions.url ?? '';
   if (CONFIG_WRITES.has(url)) {
     const version = numberIn(payload, 'version');
     return version === undefined ? { type: 'config' } : { type: 'config', version };
@@ -64,14 +64,12 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The server stopping (SIGTERM, lifecycle.ts) ends every stream (one listener for all of them):
   // EventSource reconnects to the next server after `retry`.
   ctx.lifecycle.signal.addEventListener('abort', endAll, { once: true });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode >= 300) return payload;
-    const event = eventOf(request, payload);
-    if (!event) return payload;
-    if (event.count === 0) return payload;
-    const installation = requestInstallation(request);
-    if (installation) hub.publish(installation.id, event);
-    return payload;
+  // A callback hook, not an async one: it runs on every request.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const event = reply.statusCode >= 300 ? null : eventOf(request, payload);
+    const installation = event && event.count !== 0 ? requestInstallation(request) : null;
+    if (event && installation) hub.publish(installation.id, event);
+    done();
   });
 
   app.get(
