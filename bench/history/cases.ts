@@ -126,29 +126,26 @@ export function escapeLike(text: string): string {
 }
 
 /**
- * The server's search condition on $2 (containsCondition of domain/history-list.ts): the term's
- * side-by-side pieces of three ASCII letters or digits select, strpos checks the term; a term
- * without such a piece is matched by its LIKE pattern.
+ * The server's search condition on $2 (containsCondition of domain/history-list.ts): the pattern
+ * of the term's side-by-side pieces of three ASCII letters or digits selects, strpos checks the
+ * term; a term with fewer than two pieces is matched by its own LIKE pattern.
  */
 function pieces(term: string): string[] {
-  const found = new Set<string>();
+  const found: string[] = [];
   for (const [run] of term.matchAll(/[A-Za-z0-9]{3,}/g)) {
-    for (let i = 0; i + 3 <= run.length; i += 3) found.add(run.slice(i, i + 3));
-    found.add(run.slice(-3));
+    for (let i = 0; i + 3 <= run.length; i += 3) found.push(run.slice(i, i + 3));
   }
-  return [...found].slice(0, 6);
+  return found.slice(-6);
 }
 
 function contains(term: string): string {
   const p = pieces(term);
-  if (p.length === 0) return `search_text LIKE '%' || history_fold($2) || '%'`;
-  return [
-    ...p.map((x) => `search_text LIKE '%' || history_fold('${x}') || '%'`),
-    'strpos(search_text, history_fold($2)) > 0',
-  ].join(' AND ');
+  if (p.length < 2) return `search_text LIKE '%' || history_fold($2) || '%'`;
+  const pattern = p.map((x) => `history_fold('${x}')`).join(` || '%' || `);
+  return `search_text LIKE '%' || ${pattern} || '%' AND strpos(search_text, history_fold($2)) > 0`;
 }
 
-const containsParam = (term: string) => (pieces(term).length === 0 ? escapeLike(term) : term);
+const containsParam = (term: string) => (pieces(term).length < 2 ? escapeLike(term) : term);
 
 export function cases(l: ListSpec, c: CaseInputs): CaseSpec[] {
   const inst = c.installationId;

@@ -87,38 +87,40 @@ export function containsPattern(n: number): string {
 }
 
 /**
- * Pieces of the term that the trigram index can use alone: from each run of ASCII letters and
- * digits, its three-character pieces side by side, the last one flush with the run's end; at most
- * six. Empty when the term has no such run of three. Folding maps character by character, so a
- * piece of the term, folded, is a piece of the folded term.
+ * Pieces of the term for the trigram index: each run of three ASCII letters or digits or more, cut
+ * in three-character pieces side by side (a shorter rest left out), in the term's order; the last
+ * six. Folding maps character by character, so each piece, folded, is in the folded term, and in
+ * this order.
  *
  * Why not the whole term: for `LIKE '%xx\_358647926811%'` PostgreSQL intersects every trigram of
- * the term, padded ones included (`"  x"`, `" xx"`, `"xx "`: a two-letter word half the rows
- * hold); at 10 000 000 rows that read 3 500 index pages, 200–400 ms. Four side-by-side pieces
- * select as well (a row holding the term holds each of them) and read 190 pages, 15–35 ms
- * (bench/README.md, « Scale ×10 »). The term itself is then checked on those rows.
+ * the pattern, the padded ones of its short words included (`"xx "`, `"  3"`, `" 35"`: words half
+ * the rows hold); at 10 000 000 rows that read 3 500 index pages, 200–400 ms. The pattern
+ * `'%358%647%926%811%'` asks exactly four trigrams and reads 190 pages, 11–30 ms (bench/README.md,
+ * « Scale ×10 »). One pattern, not one LIKE per piece: the planner estimates a single pattern
+ * from the column's statistics, where the product of separate pieces' estimates took « devis »
+ * for a rare term and counted its matches with a parallel scan (6 → 20 ms).
  */
 export function indexPieces(term: string): string[] {
-  const pieces = new Set<string>();
+  const pieces: string[] = [];
   for (const [run] of term.matchAll(/[A-Za-z0-9]{3,}/g)) {
-    for (let i = 0; i + 3 <= run.length; i += 3) pieces.add(run.slice(i, i + 3));
-    pieces.add(run.slice(-3));
+    for (let i = 0; i + 3 <= run.length; i += 3) pieces.push(run.slice(i, i + 3));
   }
-  return [...pieces].slice(0, 6);
+  return pieces.slice(-6);
 }
 
 /**
- * The condition « the folded column holds the term of parameter `$n` ». With pieces the index can
- * use alone, they select the candidate rows and `strpos` (a literal match the index does not serve)
- * checks the term; otherwise the term's LIKE pattern, for the index or the newest-first walk.
+ * The condition « the folded column holds the term of parameter `$n` ». With two pieces or more,
+ * their pattern selects the candidate rows and `strpos` (a literal match the index does not serve)
+ * checks the term; otherwise the term's own LIKE pattern, as the index or the newest-first walk
+ * takes it.
  */
 export function containsCondition(column: string, term: string, n: number): string {
   const pieces = indexPieces(term);
-  if (pieces.length === 0) return `${column} LIKE ${containsPattern(n)}`;
+  if (pieces.length < 2) return `${column} LIKE ${containsPattern(n)}`;
   // Letters and digits only, written into the statement: folded when it is planned (history_fold is
-  // immutable), so the planner sees each pattern and its selectivity.
-  const candidates = pieces.map((p) => `${column} LIKE '%' || history_fold('${p}') || '%'`);
-  return [...candidates, `strpos(${column}, history_fold($${n})) > 0`].join(' AND ');
+  // immutable), so the planner sees the pattern.
+  const pattern = pieces.map((p) => `history_fold('${p}')`).join(` || '%' || `);
+  return `${column} LIKE '%' || ${pattern} || '%' AND strpos(${column}, history_fold($${n})) > 0`;
 }
 
 /** A WHERE clause and its parameters ($1 is the installation). */
