@@ -38,9 +38,7 @@ import {
   type Target,
   type TargetName,
 } from '../support/server.ts';
-import { recordOf, transactionOf } from './rows.ts';
-
-const ZONE = 'Europe/Paris'; // the demo configuration's Planifications/FuseauHoraire
+import { recordOf, storedRecord, transactionOf, ZONE } from './rows.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -102,23 +100,6 @@ function batches<T>(count: number, size: number, make: (n: number) => T): T[][] 
 // The raw INSERT: the same rows in their stored form
 
 type Row = unknown[];
-
-function storedRecord(installationId: string, n: number): Row {
-  const r = recordOf(n, 'RAWREC');
-  return [
-    installationId,
-    r.IDInterne,
-    decodeConnectorText(r.TypeEnreg),
-    decodeConnectorText(r.RefDoc),
-    connectorTimeToUtc(r.DateHeure, ZONE),
-    r.NumLigne,
-    decodeConnectorText(r.TypeElement),
-    r.Etat,
-    r.Log ?? '',
-    r.Enreg,
-    false,
-  ];
-}
 
 function storedTransaction(installationId: string, n: number): Row {
   const t = transactionOf(n, 'RAWTX');
@@ -269,7 +250,7 @@ async function measure(name: TargetName, port: number): Promise<Result> {
     const server = await startServer(target, port, profile, {}, args.entry ? resolve(args.entry) : undefined);
     try {
       const base = `http://127.0.0.1:${port}/api/connector/v1`;
-      const recordRows = batches(RECORDS, RECORD_BATCH, (n) => storedRecord(raw.installationId, n));
+      const recordRows = batches(RECORDS, RECORD_BATCH, (n) => storedRecord(raw.installationId, n, 'RAWREC'));
       const records = await alternate(
         (from, to) =>
           postBatches(

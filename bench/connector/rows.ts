@@ -3,6 +3,8 @@
  * of the real record fixture, accents in the connector's convention) and transactions, the same
  * for the API and for the raw INSERT. Deterministic: row n is always the same.
  */
+import { connectorTimeToUtc } from '@synchro/contracts';
+import { decodeConnectorText } from '@synchro/config-xml';
 
 const DAY_MS = 86_400_000;
 const START = Date.UTC(2025, 0, 1, 7, 0, 0);
@@ -87,4 +89,28 @@ export function transactionOf(n: number, prefix: string) {
     LibelleTablette: `Tablette de LÃ©a ${n % 25}`,
     Log: `Transaction ${n} traitÃ©e\r\nEnvoi OK\r\nRÃ©ception OK`,
   };
+}
+
+/** The demo configuration's Planifications/FuseauHoraire: the zone of the rows' connector times. */
+export const ZONE = 'Europe/Paris';
+
+/**
+ * Record n in its stored form, the values of the raw INSERT's columns: installation_id,
+ * id_interne, type_enreg, ref_doc, date_heure, num_ligne, type_element, etat, log, enreg, has_file.
+ */
+export function storedRecord(installationId: string, n: number, prefix: string): unknown[] {
+  const r = recordOf(n, prefix);
+  return [
+    installationId,
+    r.IDInterne,
+    decodeConnectorText(r.TypeEnreg),
+    decodeConnectorText(r.RefDoc),
+    connectorTimeToUtc(r.DateHeure, ZONE),
+    r.NumLigne,
+    decodeConnectorText(r.TypeElement),
+    r.Etat,
+    r.Log ?? '',
+    r.Enreg,
+    false,
+  ];
 }

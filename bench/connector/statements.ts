@@ -20,13 +20,12 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createInstallation, prepareTarget } from '../support/server.ts';
-import { recordOf } from './rows.ts';
+import { recordOf, storedRecord, ZONE } from './rows.ts';
 
 const { values: args } = parseArgs({
   options: { batches: { type: 'string', default: '40' }, shapes: { type: 'string' } },
 });
 const BATCHES = Number(args.batches);
-const ZONE = 'Europe/Paris';
 const BATCH = 500;
 
 const COLUMNS = `installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne,
@@ -82,21 +81,8 @@ function rawStatement(
   const tuples: string[] = [];
   const params: unknown[] = [];
   for (const [i, n] of ns.entries()) {
-    const r = recordOf(n, prefix);
     tuples.push(`(${Array.from({ length: 11 }, (_, c) => `$${i * 11 + c + 1}`).join(', ')})`);
-    params.push(
-      installationId,
-      r.IDInterne,
-      decodeConnectorText(r.TypeEnreg),
-      decodeConnectorText(r.RefDoc),
-      connectorTimeToUtc(r.DateHeure, ZONE),
-      r.NumLigne,
-      decodeConnectorText(r.TypeElement),
-      r.Etat,
-      r.Log ?? '',
-      r.Enreg,
-      false,
-    );
+    params.push(...storedRecord(installationId, n, prefix));
   }
   return { sql: `INSERT INTO import_records (${cols}) VALUES ${tuples.join(', ')}`, params };
 }
