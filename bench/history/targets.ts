@@ -119,23 +119,28 @@ function admin(target: Target, ...argv: string[]): string {
 /**
  * Whether an earlier run seeded enough and finished: seed-history writes its audit entry
  * `history.seed` last, after VACUUM (ANALYZE); a seed stopped halfway has rows but no statistics,
- * and the planner then picks plans a hundred times slower (seen: search « devis » 1.4 s).
+ * and the planner then picks plans a hundred times slower (seen: search « devis » 1.4 s). The sizes
+ * are the entry's (rows of every installation it seeded), not the rows left: retention.ts deletes
+ * some, and a run after it would otherwise drop the data and seed it all again.
  */
 async function seeded(target: Target, seed: SeedSize): Promise<boolean> {
   if (target.name === 'embedded' && !existsSync(join(DATA, 'embedded', 'pglite'))) return false;
   const db = await target.open();
   try {
     const rows = await db
-      .query<{ records: number; transactions: number }>(
-        `SELECT (SELECT coalesce(sum(total), 0) FROM import_record_day_counts c WHERE c.installation_id = i.id)::int AS records,
-                (SELECT coalesce(sum(total), 0) FROM transaction_log_day_counts c WHERE c.installation_id = i.id)::int AS transactions
-         FROM installations i WHERE sync_id = $1
-           AND EXISTS (SELECT 1 FROM audit_log a WHERE a.installation_id = i.id AND a.action = 'history.seed')`,
+      .query<{ records: string; transactions: string }>(
+        `SELECT a.details->>'records' AS records, a.details->>'transactions' AS transactions
+         FROM installations i JOIN audit_log a ON a.installation_id = i.id AND a.action = 'history.seed'
+         WHERE i.sync_id = $1 ORDER BY a.at DESC LIMIT 1`,
         [SYNC_ID],
       )
       .catch(() => []);
     const row = rows[0];
-    return row !== undefined && row.records >= seed.records && row.transactions >= seed.transactions;
+    return (
+      row !== undefined &&
+      Number(row.records) >= seed.records &&
+      Number(row.transactions) >= seed.transactions
+    );
   } finally {
     await db.close();
   }
