@@ -6,14 +6,17 @@
  * measured). Goal on PostgreSQL: first page and any page p95 ≤ 20 ms.
  *
  *   npm run build && npx tsx bench/audit/run.ts [--db postgres|embedded|both] [--rows 1000000]
- *     [--installations 10] [--runs 40] [--no-readme]
+ *     [--installations 10] [--runs 40] [--keep] [--seed-only] [--no-readme]
  *
- * Data: a fresh database (bench/support/server.ts), `npm run admin -- seed-history --audit N`.
+ * Data: a fresh database (bench/support/server.ts), `npm run admin -- seed-history --audit N`;
+ * with --keep (PostgreSQL) the schema bench_audit_kept, seeded once for rows × installations
+ * (10 000 000 rows take 40 minutes) and measured again by later runs.
  * Figures go to bench/README.md (« Audit journal »).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { contains, containsParam } from '../history/cases.ts';
 import {
   admin,
   createInstallation,
@@ -33,6 +36,10 @@ const { values: args } = parseArgs({
     installations: { type: 'string', default: '10' },
     runs: { type: 'string', default: '40' },
     'no-readme': { type: 'boolean', default: false },
+    /** PostgreSQL: seed into the schema bench_audit_kept once, and measure it again on later runs. */
+    keep: { type: 'boolean', default: false },
+    /** Seed (or find the kept seed) and stop: the measuring run comes later, on a quiet machine. */
+    'seed-only': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(args.runs);
@@ -100,18 +107,12 @@ function cases(day: string, dayFrom: string, dayTo: string, rare: string, total:
       sql: PAGE(' AND at >= $2 AND at < $3'),
       params: [dayFrom, dayTo],
     },
-    {
-      name: `search « ${rare} »`,
-      query: { search: rare },
-      sql: PAGE(` AND search_text LIKE '%' || history_fold($2) || '%'`),
-      params: [rare],
-    },
-    {
-      name: 'search « restauration »',
-      query: { search: 'restauration' },
-      sql: PAGE(` AND search_text LIKE '%' || history_fold($2) || '%'`),
-      params: ['restauration'],
-    },
+    ...[rare, 'restauration'].map((term) => ({
+      name: `search « ${term} »`,
+      query: { search: term },
+      sql: PAGE(` AND ${contains(term)}`),
+      params: [containsParam(term)],
+    })),
   ];
 }
 
@@ -122,27 +123,64 @@ interface Row {
   rows: number;
 }
 
-async function runTarget(
-  name: TargetName,
-): Promise<{ name: TargetName; rows: Row[]; total: number; seedSeconds: number }> {
-  const target: Target = await prepareTarget(name, 'audit');
+/**
+ * With --keep, the seed an earlier run finished for these sizes (seed-history writes its
+ * `history.seed` entry last, after VACUUM (ANALYZE)); null when there is none.
+ */
+async function keptSeed(target: Target): Promise<{ seconds: number } | null> {
+  if (!args.keep) return null;
+  const client = new pg.Client({ connectionString: target.env.DATABASE_URL });
+  await client.connect();
   try {
-    createInstallation(target, SYNC_ID, CLIENT_ID);
-    const seeded = JSON.parse(
-      admin(
-        target,
-        'seed-history',
-        '--sync-id',
-        SYNC_ID,
-        '--audit',
-        String(args.rows),
-        '--installations',
-        String(args.installations),
+    const rows = await client
+      .query<{ audit: string; installations: string; seconds: string | null }>(
+        `SELECT a.details->>'audit' AS audit, a.details->>'installations' AS installations,
+                a.details->>'seconds' AS seconds
+         FROM installations i JOIN audit_log a ON a.installation_id = i.id AND a.action = 'history.seed'
+         WHERE i.sync_id = $1 ORDER BY a.at DESC LIMIT 1`,
+        [SYNC_ID],
       )
-        .trim()
-        .split('\n')
-        .pop() ?? '{}',
-    ) as { seconds: number };
+      .catch(() => ({ rows: [] }));
+    const row = rows.rows[0];
+    if (row === undefined) {
+      await client.query('DROP SCHEMA IF EXISTS bench_audit_kept CASCADE; CREATE SCHEMA bench_audit_kept');
+      return null;
+    }
+    if (Number(row.audit) !== Number(args.rows) || Number(row.installations) !== Number(args.installations)) {
+      throw new Error(
+        `bench_audit_kept holds ${row.audit} rows × ${row.installations} installations: drop the schema to seed other sizes`,
+      );
+    }
+    return { seconds: Number(row.seconds ?? Number.NaN) };
+  } finally {
+    await client.end();
+  }
+}
+
+type TargetResult = { name: TargetName; rows: Row[]; total: number; seedSeconds: number };
+
+async function runTarget(name: TargetName): Promise<TargetResult | null> {
+  const target: Target = await prepareTarget(name, 'audit', { keep: args.keep });
+  try {
+    const seeded =
+      (await keptSeed(target)) ??
+      (createInstallation(target, SYNC_ID, CLIENT_ID),
+      JSON.parse(
+        admin(
+          target,
+          'seed-history',
+          '--sync-id',
+          SYNC_ID,
+          '--audit',
+          String(args.rows),
+          '--installations',
+          String(args.installations),
+        )
+          .trim()
+          .split('\n')
+          .pop() ?? '{}',
+      ) as { seconds: number });
+    if (args['seed-only']) return null;
     const raw = name === 'postgres' ? new pg.Client({ connectionString: target.env.DATABASE_URL }) : null;
     await raw?.connect();
     const server = await startServer(target, PORT);
@@ -210,6 +248,7 @@ const sections: string[] = [
 ];
 for (const n of names) {
   const r = await runTarget(n);
+  if (r === null) continue;
   const isSearch = (x: (typeof r.rows)[number]) => x.name.startsWith('search');
   const worstPage = Math.max(...r.rows.filter((x) => !isSearch(x)).map((x) => x.api.p95));
   const worstSearch = Math.max(...r.rows.filter(isSearch).map((x) => x.api.p95));
@@ -236,4 +275,4 @@ for (const n of names) {
 }
 const text = sections.join('\n');
 console.log(text);
-if (!args['no-readme']) writeReadmeSection('bench/audit', text);
+if (!args['no-readme'] && !args['seed-only']) writeReadmeSection('bench/audit', text);

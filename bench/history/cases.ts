@@ -138,14 +138,15 @@ function pieces(term: string): string[] {
   return found.slice(-6);
 }
 
-function contains(term: string): string {
+/** Also the audit journal's (bench/audit/run.ts): the same condition on the same column name. */
+export function contains(term: string): string {
   const p = pieces(term);
   if (p.length < 2) return `search_text LIKE '%' || history_fold($2) || '%'`;
   const pattern = p.map((x) => `history_fold('${x}')`).join(` || '%' || `);
   return `search_text LIKE '%' || ${pattern} || '%' AND strpos(search_text, history_fold($2)) > 0`;
 }
 
-const containsParam = (term: string) => (pieces(term).length < 2 ? escapeLike(term) : term);
+export const containsParam = (term: string) => (pieces(term).length < 2 ? escapeLike(term) : term);
 
 export function cases(l: ListSpec, c: CaseInputs): CaseSpec[] {
   const inst = c.installationId;

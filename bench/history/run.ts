@@ -6,7 +6,7 @@
  * process), then the CSV export of a million rows (rows/s, the server's memory).
  *
  *   npx tsx bench/history/run.ts [--db both|embedded|postgres] [--records 1000000]
- *     [--transactions 1000000] [--installations 100] [--neighbour-rows N] [--runs 40] [--reseed] [--no-export] [--no-readme]
+ *     [--transactions 1000000] [--installations 100] [--neighbour-rows N] [--runs 40] [--reseed] [--no-export] [--seed-only] [--no-readme]
  *
  * Data: `npm run admin -- seed-history` into bench/history/data/ (embedded) or the database
  * synchro_bench_history of POSTGRES_URL's server (default postgres://postgres@127.0.0.1:5432/test);
@@ -46,6 +46,8 @@ const { values: args } = parseArgs({
     'no-readme': { type: 'boolean', default: false },
     /** The cases only: the CSV exports of 10 000 000 rows take minutes. */
     'no-export': { type: 'boolean', default: false },
+    /** Seed (or check the seed) and stop: the measuring run comes later, on a quiet machine. */
+    'seed-only': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(args.runs);
@@ -151,7 +153,7 @@ async function exportCsv(server: Server, path: string, rows: number): Promise<Ex
 const NEXT_LABEL = `Suivant to page ${(MIDDLE_PAGE + 1).toLocaleString('fr-FR')} (cursor)`;
 const isMiddle = (spec: CaseSpec) => spec.label.startsWith(`page ${MIDDLE_PAGE.toLocaleString('fr-FR')}`);
 
-async function benchTarget(target: Target): Promise<DbResult> {
+async function benchTarget(target: Target): Promise<DbResult | null> {
   const seedSeconds = await prepare(target, {
     records: Number(args.records),
     transactions: Number(args.transactions),
@@ -159,6 +161,7 @@ async function benchTarget(target: Target): Promise<DbResult> {
     ...(args['neighbour-rows'] === undefined ? {} : { neighbourRows: Number(args['neighbour-rows']) }),
     reseed: args.reseed === true,
   });
+  if (args['seed-only']) return null;
   const raw0 = await target.open();
   const inputs = {
     history: await inputsOf(raw0, LISTS.history, MIDDLE_PAGE),
@@ -262,6 +265,7 @@ const targets =
 mkdirSync(DATA, { recursive: true });
 for (const target of targets) {
   const result = await benchTarget(target);
+  if (result === null) continue;
   writeFileSync(join(DATA, `results-${target.name}.json`), JSON.stringify(result, null, 2));
 }
-if (!args['no-readme']) writeReadme(DATA, join(REPO, 'bench/README.md'));
+if (!args['no-readme'] && !args['seed-only']) writeReadme(DATA, join(REPO, 'bench/README.md'));

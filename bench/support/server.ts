@@ -22,10 +22,19 @@ export interface Target {
   cleanup: () => Promise<void>;
 }
 
-/** A fresh database: a temporary folder, or the schema `bench_<label>_<pid>` of POSTGRES_URL. */
-export async function prepareTarget(name: TargetName, label: string): Promise<Target> {
+/**
+ * A fresh database: a temporary folder, or the schema `bench_<label>_<pid>` of POSTGRES_URL.
+ * `keep` (PostgreSQL only): the schema `bench_<label>_kept`, created when missing and left in
+ * place, so that a seed of tens of minutes serves several measuring runs.
+ */
+export async function prepareTarget(
+  name: TargetName,
+  label: string,
+  { keep = false }: { keep?: boolean } = {},
+): Promise<Target> {
   const secret = randomBytes(24).toString('hex');
   if (name === 'embedded') {
+    if (keep) throw new Error('keep: PostgreSQL only (the embedded database lives in a temporary folder)');
     const dataDir = mkdtempSync(join(tmpdir(), `synchro-bench-${label}-`));
     return {
       name,
@@ -33,11 +42,11 @@ export async function prepareTarget(name: TargetName, label: string): Promise<Ta
       cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const schema = `bench_${label}_${process.pid}`;
+  const schema = keep ? `bench_${label}_kept` : `bench_${label}_${process.pid}`;
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    await client.query(`CREATE SCHEMA ${schema}`);
+    await client.query(`CREATE SCHEMA ${keep ? 'IF NOT EXISTS ' : ''}${schema}`);
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
   } finally {
     await client.end();
@@ -50,6 +59,7 @@ export async function prepareTarget(name: TargetName, label: string): Promise<Ta
     env: { DATABASE_URL: url.toString(), SESSION_SECRET: secret, DATA_DIR: dataDir },
     cleanup: async () => {
       rmSync(dataDir, { recursive: true, force: true });
+      if (keep) return;
       const c = new pg.Client({ connectionString: POSTGRES_URL });
       await c.connect();
       try {

@@ -311,6 +311,7 @@ export async function seedHistory(db: Db, options: SeedHistoryOptions): Promise<
     await db.exec(`VACUUM (ANALYZE) ${table}`);
   }
   const main = installations[0];
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
   await recordAudit(db, {
     installationId: main?.id ?? null,
     syncId: options.syncId,
@@ -321,6 +322,7 @@ export async function seedHistory(db: Db, options: SeedHistoryOptions): Promise<
       transactions,
       audit,
       installations: installations.length,
+      seconds,
       ...(force ? { force } : {}),
     },
   });
@@ -330,6 +332,6 @@ export async function seedHistory(db: Db, options: SeedHistoryOptions): Promise<
     records,
     transactions,
     audit,
-    seconds: Math.round((performance.now() - started) / 100) / 10,
+    seconds,
   };
 }
