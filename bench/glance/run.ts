@@ -23,6 +23,7 @@ import {
   stopServer,
   writeReadmeSection,
 } from '../support/server.ts';
+import { ACTIVITY_SQL, activityParams, TERMINALS_SQL, terminalsParams } from './statements.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -113,22 +114,7 @@ try {
     const zone = 'Europe/Paris';
     // The endpoint's query (domain/activity.ts): the day counters kept in the installation's zone
     // (migration 017), « À traiter » in the same statement.
-    const activityRaw = await measure(() =>
-      raw.query(
-        `WITH today AS (SELECT (now() AT TIME ZONE $2)::date AS d),
-         days AS (SELECT d - i AS day FROM today, generate_series(0, 29) AS i),
-         rec AS (SELECT day, total, errors FROM import_record_zone_day_counts, today
-                 WHERE installation_id = $1 AND day BETWEEN d - 29 AND d),
-         tx AS (SELECT day, total FROM transaction_log_zone_day_counts, today
-                WHERE installation_id = $1 AND day BETWEEN d - 29 AND d)
-         SELECT days.day, rec.total, rec.errors, tx.total,
-                (SELECT zone FROM activity_zone WHERE installation_id = $1),
-                (SELECT n FROM import_record_state_counts WHERE installation_id = $1 AND etat = -1),
-                (SELECT n FROM import_record_state_counts WHERE installation_id = $1 AND etat = 0)
-         FROM days LEFT JOIN rec USING (day) LEFT JOIN tx USING (day) ORDER BY days.day`,
-        [inst, zone],
-      ),
-    );
+    const activityRaw = await measure(() => raw.query(ACTIVITY_SQL, activityParams(inst, zone)));
     // Before (migration 014 alone): the same figures summed from the quarters of an hour, each
     // converted to the zone's day, in three statements.
     const quartersRaw = await measure(async () => {
@@ -152,15 +138,7 @@ try {
       ),
     );
     const terminalsApi = await measure(() => call('/api/terminals/activity'));
-    const terminalsRaw = await measure(() =>
-      raw.query(
-        `SELECT l.id_tablette, l.last_at, sum(h.total), sum(h.errors) FROM terminal_last_exchange l
-         LEFT JOIN terminal_hour_counts h ON h.installation_id = l.installation_id AND h.id_tablette = l.id_tablette
-           AND h.hour >= date_trunc('hour', now()) - interval '23 hours'
-         WHERE l.installation_id = $1 GROUP BY 1, 2`,
-        [inst],
-      ),
-    );
+    const terminalsRaw = await measure(() => raw.query(TERMINALS_SQL, terminalsParams(inst)));
     const trace = await measure(() => call('/api/transaction-logs?terminal=TAB-07&pageSize=20'));
     const terminalCount = ((await call('/api/terminals/activity')).terminals as unknown[]).length;
 

@@ -24,6 +24,15 @@ export interface ExportResult {
   rssByQuarter?: number[];
 }
 
+/** Général and Terminaux read at this scale (the API; the raw SQL of the counters' statements). */
+export interface GlanceResult {
+  label: string;
+  apiP50: number;
+  apiP95: number;
+  rawP50: number | null;
+  rawP95: number | null;
+}
+
 export interface DbResult {
   db: 'embedded' | 'postgres';
   machine: string;
@@ -37,6 +46,8 @@ export interface DbResult {
   terms: { historyRare: string; traceRare: string; common: string };
   cases: CaseResult[];
   exports: ExportResult[];
+  /** Absent from the results of runs before it was measured. */
+  glance?: GlanceResult[];
 }
 
 export interface IngestRow {
@@ -100,6 +111,21 @@ function goals(r: DbResult): string[] {
   return out;
 }
 
+function glanceTable(glance: readonly GlanceResult[]): string[] {
+  if (glance.length === 0) return [];
+  const worst = Math.max(...glance.slice(0, 2).map((g) => g.apiP95));
+  return [
+    '| Général and Terminaux | API p50 ms | API p95 ms | raw SQL p50 ms | raw SQL p95 ms |',
+    '|---|---:|---:|---:|---:|',
+    ...glance.map(
+      (g) =>
+        `| ${g.label} | ${ms(g.apiP50)} | ${ms(g.apiP95)} | ${g.rawP50 === null ? '—' : ms(g.rawP50)} | ${g.rawP95 === null ? '—' : ms(g.rawP95)} |`,
+    ),
+    '',
+    `- Général and Terminaux p95 ≤ 20 ms (issue 17's bar, at this scale): worst ${ms(worst)} ms → ${worst <= 20 ? 'met' : 'NOT met'}.`,
+  ];
+}
+
 function section(r: DbResult): string {
   const title = r.db === 'embedded' ? 'Embedded database (PGlite)' : 'PostgreSQL 15';
   const lines = [
@@ -124,6 +150,7 @@ function section(r: DbResult): string {
         `| ${e.path} | ${nf.format(e.rows)} | ${e.seconds.toFixed(1)} | ${nf.format(Math.round(e.rowsPerSecond))} | ${Math.round(e.megabytes)} | ${Math.round(e.rssBefore)} → ${Math.round(e.rssPeak)} | ${e.rssByQuarter?.map((v) => Math.round(v)).join(' · ') ?? '—'} |`,
     ),
     '',
+    ...glanceTable(r.glance ?? []),
     ...goals(r),
     '',
   ];

@@ -19,8 +19,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine } from '../config-xml/machine.ts';
 import { cases, LISTS, type CaseInputs, type CaseSpec, type ListSpec } from './cases.ts';
+import { ACTIVITY_SQL, activityParams, TERMINALS_SQL, terminalsParams } from '../glance/statements.ts';
 import { inputsOf, percentile, runStatements } from './raw.ts';
-import { writeReadme, type CaseResult, type DbResult, type ExportResult } from './report.ts';
+import {
+  writeReadme,
+  type CaseResult,
+  type DbResult,
+  type ExportResult,
+  type GlanceResult,
+} from './report.ts';
 import {
   DATA,
   embedded,
@@ -150,6 +157,41 @@ async function exportCsv(server: Server, path: string, rows: number): Promise<Ex
   };
 }
 
+type Timing = { p50: number; p95: number };
+
+/**
+ * Général's « Activité » and Terminaux's figures at this scale (issue 18: « the Général counters
+ * likewise »), and the trace filtered on the first terminal (Terminaux's editor), through the API.
+ * The first read in the installation's zone builds its day counters once: a warm-up run.
+ */
+async function glanceThroughApi(server: Server) {
+  const activity = await measure(() => apiGet(server, '/api/dashboard/activity', {}));
+  const { zone } = activity.last as { zone: string };
+  const terminals = await measure(() => apiGet(server, '/api/terminals/activity', {}));
+  const list = (terminals.last as { terminals: { terminalId: string }[] }).terminals;
+  const terminal = list[0]?.terminalId ?? '';
+  const trace = await measure(() => apiGet(server, '/api/transaction-logs', { terminal, pageSize: '20' }));
+  return { zone, terminal, count: list.length, activity, terminals, trace };
+}
+
+function glanceResults(
+  api: Awaited<ReturnType<typeof glanceThroughApi>>,
+  raw: { activity: Timing; terminals: Timing },
+): GlanceResult[] {
+  const row = (label: string, a: Timing, r: Timing | null): GlanceResult => ({
+    label,
+    apiP50: a.p50,
+    apiP95: a.p95,
+    rawP50: r?.p50 ?? null,
+    rawP95: r?.p95 ?? null,
+  });
+  return [
+    row('Général: GET /api/dashboard/activity (30 days + « À traiter »)', api.activity, raw.activity),
+    row(`Terminaux: GET /api/terminals/activity (${api.count} terminals)`, api.terminals, raw.terminals),
+    row(`Trace filtered on one terminal (${api.terminal}), 20 rows`, api.trace, null),
+  ];
+}
+
 const NEXT_LABEL = `Suivant to page ${(MIDDLE_PAGE + 1).toLocaleString('fr-FR')} (cursor)`;
 const isMiddle = (spec: CaseSpec) => spec.label.startsWith(`page ${MIDDLE_PAGE.toLocaleString('fr-FR')}`);
 
@@ -174,6 +216,7 @@ async function benchTarget(target: Target): Promise<DbResult | null> {
   const server = await startServer(target);
   const api = new Map<string, { p50: number; p95: number; ids: string[] }>();
   const exports: ExportResult[] = [];
+  let glanceApi: Awaited<ReturnType<typeof glanceThroughApi>> | undefined;
   const record = (l: ListSpec, label: string, m: { p50: number; p95: number; last: unknown }) => {
     api.set(`${l.name}/${label}`, { p50: m.p50, p95: m.p95, ids: l.rowsOf(m.last) });
     console.log(
@@ -192,6 +235,7 @@ async function benchTarget(target: Target): Promise<DbResult | null> {
       const next = { page: String(MIDDLE_PAGE + 1), cursor };
       record(l, NEXT_LABEL, await measure(() => apiGet(server, l.path, next)));
     }
+    glanceApi = await glanceThroughApi(server);
     const exportList = [
       ['/api/exports/sync-history.csv', inputs.history.total],
       ['/api/exports/transaction-logs.csv', inputs.trace.total],
@@ -208,6 +252,7 @@ async function benchTarget(target: Target): Promise<DbResult | null> {
   // 2. The same statements, raw, in the same run.
   const raw = await target.open();
   const results: CaseResult[] = [];
+  let glanceRaw: { activity: Timing; terminals: Timing } | undefined;
   const check = async (l: ListSpec, spec: CaseSpec) => {
     const m = await measure(() => runStatements(raw, spec));
     const rawIds = (m.last[spec.rowsFrom] ?? [])
@@ -241,6 +286,12 @@ async function benchTarget(target: Target): Promise<DbResult | null> {
       if (!edge) throw new Error('page du milieu incomplète');
       await check(l, nextCase(l, inputs[l.name], edge.rowKey, edge.rowId));
     }
+    const inst = inputs.history.installationId;
+    const zone = glanceApi?.zone ?? 'Europe/Paris';
+    glanceRaw = {
+      activity: await measure(() => raw.query(ACTIVITY_SQL, activityParams(inst, zone))),
+      terminals: await measure(() => raw.query(TERMINALS_SQL, terminalsParams(inst))),
+    };
   } finally {
     await raw.close();
   }
@@ -257,6 +308,7 @@ async function benchTarget(target: Target): Promise<DbResult | null> {
     terms: { historyRare: inputs.history.rare, traceRare: inputs.trace.rare, common: 'devis' },
     cases: results,
     exports,
+    ...(glanceApi && glanceRaw ? { glance: glanceResults(glanceApi, glanceRaw) } : {}),
   };
 }
 
