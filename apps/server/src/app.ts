@@ -24,6 +24,7 @@ import type { Db } from './db/types.ts';
 import { apartPolicyFor, type ApartPolicy } from './domain/blobs.ts';
 import { ConfigCache } from './domain/config-cache.ts';
 import type { Mailer } from './domain/mail-sender.ts';
+import { enableSessionCache } from './domain/session-cache.ts';
 import type { DriveEnv } from './config/mail-env.ts';
 import { sealKey } from './security/token-box.ts';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/audit-retention.ts';
@@ -181,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installJsonBodyParser(app);
   const ctx = createAppContext(deps);
+  await enableSessionCache(ctx.db);
 
   installRequestLog(app, ctx.metrics);
   // Stopping: each answer closes its connection, so that kept-alive connections do not hold the

@@ -1,5 +1,10 @@
 import { parentPort } from 'node:worker_threads';
-import { errorData, type DbAnswer, type DbRequest } from './db/pglite-thread-protocol.ts';
+import {
+  errorData,
+  type DbAnswer,
+  type DbNotification,
+  type DbRequest,
+} from './db/pglite-thread-protocol.ts';
 import { openPglite } from './db/pglite.ts';
 import type { Db, Queryable } from './db/types.ts';
 
@@ -100,6 +105,16 @@ port.on('message', (request: DbRequest) => {
     case 'begin':
       begin(request.id, request.tx);
       return;
+    case 'listen': {
+      const channel = request.channel;
+      const forward = (payload: string) =>
+        port.postMessage({ notify: channel, payload } satisfies DbNotification);
+      (opened().listen?.(channel, forward) ?? Promise.reject(new Error('listen indisponible'))).then(
+        () => answer({ id: request.id, rows: [] }),
+        (err: unknown) => fail(request.id, err),
+      );
+      return;
+    }
     case 'close':
       (db?.close() ?? Promise.resolve()).then(
         () => answer({ id: request.id, rows: [] }),

@@ -8,6 +8,7 @@ export type DbRequest =
   | { t: 'exec'; id: number; sql: string; tx?: number }
   | { t: 'begin'; id: number; tx: number }
   | { t: 'end'; id: number; tx: number; commit: boolean }
+  | { t: 'listen'; id: number; channel: string }
   | { t: 'close'; id: number };
 
 /** A database error as plain data: its message and its fields (code, detail, position…). */
@@ -17,6 +18,15 @@ export interface ErrorData {
 }
 
 export type DbAnswer = { id: number; rows?: unknown[] } | { id: number; error: ErrorData };
+
+/**
+ * A NOTIFY heard by the database's thread, posted before the answer of the statement that
+ * committed it (messages of one port arrive in order).
+ */
+export interface DbNotification {
+  notify: string;
+  payload: string;
+}
 
 export function errorData(err: unknown): ErrorData {
   if (!(err instanceof Error)) return { message: String(err), fields: {} };

@@ -89,6 +89,27 @@ describe.skipIf(inPostgresPass)('the embedded database in a thread of its own', 
     expect(order).toEqual(['transaction done', 'outside read']);
   });
 
+  it('tells a NOTIFY before the answer of the statement or transaction that committed it', async () => {
+    const heard: string[] = [];
+    await db.listen?.('thread_test_channel', (payload) => heard.push(payload));
+    await db.query("SELECT pg_notify('thread_test_channel', 'one')");
+    expect(heard).toEqual(['one']);
+    await db.transaction(async (tx) => {
+      await tx.query("SELECT pg_notify('thread_test_channel', 'two')");
+      // Delivered at commit, not before.
+      expect(heard).toEqual(['one']);
+    });
+    expect(heard).toEqual(['one', 'two']);
+    await db
+      .transaction(async (tx) => {
+        await tx.query("SELECT pg_notify('thread_test_channel', 'rolled back')");
+        throw new Error('annulé');
+      })
+      .catch(() => {});
+    await db.query("SELECT pg_notify('other_channel', 'not heard')");
+    expect(heard).toEqual(['one', 'two']);
+  });
+
   it('a long statement holds its thread, not the request thread', async () => {
     let ticks = 0;
     const timer = setInterval(() => (ticks += 1), 1);

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../worker-entry.ts';
-import { errorFrom, type DbAnswer, type DbRequest } from './pglite-thread-protocol.ts';
+import { errorFrom, type DbAnswer, type DbNotification, type DbRequest } from './pglite-thread-protocol.ts';
 import { setLocal } from './transaction-settings.ts';
 import type { Db, Queryable, QueryOptions } from './types.ts';
 
@@ -37,7 +37,12 @@ export async function openPgliteInThread(dataDir: string): Promise<Db> {
     for (const { reject } of pending.values()) reject(err);
     pending.clear();
   };
-  worker.on('message', (message: DbAnswer) => {
+  const listeners = new Map<string, ((payload: string) => void)[]>();
+  worker.on('message', (message: DbAnswer | DbNotification) => {
+    if ('notify' in message) {
+      for (const listener of listeners.get(message.notify) ?? []) listener(message.payload);
+      return;
+    }
     const waiting = pending.get(message.id);
     if (!waiting) return;
     pending.delete(message.id);
@@ -99,6 +104,14 @@ export async function openPgliteInThread(dataDir: string): Promise<Db> {
       }
       await call({ t: 'end', tx, commit: true });
       return result;
+    },
+    async listen(channel, listener) {
+      const known = listeners.get(channel);
+      if (known) known.push(listener);
+      else {
+        listeners.set(channel, [listener]);
+        await call({ t: 'listen', channel });
+      }
     },
     async close() {
       if (stopped) return;

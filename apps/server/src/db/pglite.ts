@@ -49,6 +49,11 @@ export async function openPglite(dataDir?: string, template?: Blob): Promise<Db>
     async close() {
       await pg.close();
     },
+    async listen(channel, listener) {
+      // PGlite calls listeners in a microtask queued while it reads the committing statement's
+      // answer: before that statement's promise resolves.
+      await pg.listen(channel, listener);
+    },
   };
   dumpers.set(db, () => pg.dumpDataDir('none'));
   return db;

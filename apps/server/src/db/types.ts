@@ -31,6 +31,11 @@ export interface Db extends Queryable {
    */
   transaction<R>(fn: (tx: Queryable) => Promise<R>, settings?: TransactionSettings): Promise<R>;
   close(): Promise<void>;
+  /**
+   * The embedded database only (one process): `listener` hears each NOTIFY on `channel` once its
+   * transaction commits, before the statement that committed it returns (domain/session-cache.ts).
+   */
+  listen?(channel: string, listener: (payload: string) => void): Promise<void>;
   /** Connections of the pool (PostgreSQL): open, idle, callers waiting for one. */
   poolStats?(): { total: number; idle: number; waiting: number };
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/types.ts';
 import { hashSessionToken, randomToken } from '../security/secrets.ts';
 import { installationColumns, type Installation } from './installations.ts';
+import { sessionCacheOf } from './session-cache.ts';
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -51,7 +52,19 @@ const LIVE_SESSION_SQL = `SELECT s.last_seen_at AS "sLastSeenAt", s.expires_at A
   LEFT JOIN configurations c ON c.installation_id = i.id
   WHERE s.token_hash = $1`;
 
-/** The live session of a cookie token and its installation; an expired one is deleted (null). */
+/** Whether a session read at `lastSeenAt` is still live at `now` and needs no touch yet. */
+function liveWithoutTouch(session: SessionRow, now: Date): boolean {
+  return (
+    session.expiresAt.getTime() > now.getTime() &&
+    now.getTime() - session.lastSeenAt.getTime() < TOUCH_INTERVAL_MS
+  );
+}
+
+/**
+ * The live session of a cookie token and its installation; an expired one is deleted (null). On
+ * the embedded database a session read less than a minute after its last touch comes from memory
+ * (domain/session-cache.ts): the touch, and any change that ends it, go through the database.
+ */
 export async function findLiveSession(
   db: Queryable,
   token: string,
@@ -59,6 +72,10 @@ export async function findLiveSession(
   now: Date,
 ): Promise<LiveSession | null> {
   const tokenHash = hashSessionToken(token, secret);
+  const cache = sessionCacheOf<LiveSession>(db);
+  const cached = cache?.get(tokenHash);
+  if (cached && liveWithoutTouch(cached.session, now)) return cached;
+  const readAt = cache?.generation ?? 0;
   // One round trip for the session, its installation and the version of its configuration:
   // every protected request runs this (the version keys the configuration cache), hence also a
   // prepared statement.
@@ -75,11 +92,15 @@ export async function findLiveSession(
   if (idleFor >= TOUCH_INTERVAL_MS) {
     await db.query('UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1', [tokenHash, now]);
   }
-  return {
+  const live: LiveSession = {
     session: { tokenHash, installationId: installation.id, lastSeenAt: sLastSeenAt, expiresAt: sExpiresAt },
-    installation,
+    // Shared by the requests the cache serves: nobody may change it.
+    installation: Object.freeze(installation),
     configVersion: sConfigVersion,
   };
+  // A touch is itself a change (migration 020): that read is not kept, the next one is.
+  if (cache && liveWithoutTouch(live.session, now)) cache.store(tokenHash, installation.id, live, readAt);
+  return live;
 }
 
 export async function deleteSession(db: Queryable, token: string, secret: string): Promise<void> {
