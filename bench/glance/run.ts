@@ -166,11 +166,11 @@ try {
     lines.push(
       '## Operations at a glance',
       '',
-      `Run \`npm run build && npx tsx bench/glance/run.ts\` (PostgreSQL, a fresh schema; ${RECORDS.toLocaleString('fr-FR')} records and ${TRANSACTIONS.toLocaleString('fr-FR')} transactions over ${terminalCount} terminals in one installation, one every 90 s back from now, inserted by SQL in batches of 100 000 with the triggers of migration 014 on: ${recordSeconds.toFixed(1)} s and ${txSeconds.toFixed(1)} s; ${RUNS} runs per case after 3 warm-up runs, one request at a time). « raw SQL »: the counters' statements from the bench process in the same run.`,
+      `Run \`npm run build && npx tsx bench/glance/run.ts\` (PostgreSQL, a fresh schema; ${RECORDS.toLocaleString('fr-FR')} records and ${TRANSACTIONS.toLocaleString('fr-FR')} transactions over ${terminalCount} terminals in one installation, one every 90 s back from now, inserted by SQL in batches of 100 000 with the triggers of migration 014 on: ${recordSeconds.toFixed(1)} s and ${txSeconds.toFixed(1)} s; ${RUNS} runs per case after 3 warm-up runs, one request at a time). « raw SQL »: the server's statements (bench/glance/statements.ts, the copy of domain/activity.ts) from the bench process in the same run.`,
       '',
       `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, nproc ${cpus().length}, ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, load average ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')} at the end (the machine is shared by six people: figures move with it).`,
+        .join(' ')} at the end (the machine is shared: figures move with it).`,
       '',
       '| case | API p50 ms | API p95 ms | raw SQL p50 ms | raw SQL p95 ms |',
       '|---|---:|---:|---:|---:|',
