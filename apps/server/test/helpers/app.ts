@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type AppDeps } from '../../src/app.ts';
 import type { Db } from '../../src/db/types.ts';
 import { createInstallation, type NewInstallation } from '../../src/domain/installation-admin.ts';
 import { DEMO_CONFIG_FILE } from '../../src/paths.ts';
+import { openTestDb } from './db.ts';
 import { capture, type SecretCollector } from './secret-capture.ts';
 
 export const FIXTURE_CONFIG = readFileSync(DEMO_CONFIG_FILE, 'utf8');
@@ -47,6 +49,44 @@ export async function testApp(
   collector.watch(app);
   await app.ready();
   return app;
+}
+
+/** The database and the app of {@link useTestApp}, there once its `beforeAll` has run. */
+export interface TestAppContext {
+  readonly db: Db;
+  readonly app: FastifyInstance;
+}
+
+/**
+ * A fresh database (`openTestDb`) and an app on it (`testApp`) for the tests of the file or
+ * `describe` it is called in: opened by a `beforeAll`, closed by an `afterAll` (the app, then the
+ * database). `deps` and `collector` are `testApp`'s.
+ */
+export function useTestApp(
+  deps: Partial<AppDeps> = {},
+  collector: SecretCollector = capture,
+): TestAppContext {
+  let db: Db | undefined;
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    db = await openTestDb();
+    app = await testApp(db, deps, collector);
+  });
+  afterAll(async () => {
+    // After a failed beforeAll, closes what it did open.
+    await app?.close();
+    await db?.close();
+  });
+  return {
+    get db() {
+      if (!db) throw new Error('useTestApp: db read before its beforeAll has run');
+      return db;
+    },
+    get app() {
+      if (!app) throw new Error('useTestApp: app read before its beforeAll has run');
+      return app;
+    },
+  };
 }
 
 /** An installation with the fixture configuration, signed in with `clientId`. */
