@@ -1,14 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from '../../../test/helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.ts';
 import {
   connectorCall,
   connectorInstallation,
   importRecord,
   transaction,
 } from '../../../test/helpers/connector.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
-import type { Db } from '../../db/types.ts';
 import { OFFLOAD_MIN_BYTES } from '../../offload/pool.ts';
 
 /**
@@ -18,18 +15,9 @@ import { OFFLOAD_MIN_BYTES } from '../../offload/pool.ts';
  * embedded database), duplicates within a batch and across batches, a refused batch.
  */
 
-let db: Db;
-let app: FastifyInstance;
 const clock = new Date('2025-11-20T10:00:00Z');
 
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db, { now: () => clock });
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp({ now: () => clock });
 
 /** Every counter the insert triggers keep, by table, for one installation (its id left out). */
 const COUNTERS: Record<string, string> = {
@@ -48,7 +36,7 @@ const COUNTERS: Record<string, string> = {
 async function counters(installationId: string): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const [table, columns] of Object.entries(COUNTERS)) {
-    out[table] = await db.query(
+    out[table] = await ctx.db.query(
       `SELECT ${columns} FROM ${table} WHERE installation_id = $1 ORDER BY ${columns}`,
       [installationId],
     );
@@ -58,7 +46,7 @@ async function counters(installationId: string): Promise<Record<string, unknown[
 
 /** The rows of `from`, inserted again for `to` by plain INSERTs: the insert triggers count them. */
 async function copyByPlainInsert(from: string, to: string): Promise<void> {
-  await db.query(
+  await ctx.db.query(
     `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne,
        type_element, etat, log, enreg, has_file, sent_texts, received_at, updated_at)
      SELECT $2, id_interne, type_enreg, ref_doc, date_heure, num_ligne, type_element, etat, log,
@@ -66,7 +54,7 @@ async function copyByPlainInsert(from: string, to: string): Promise<void> {
      FROM import_records WHERE installation_id = $1`,
     [from, to],
   );
-  await db.query(
+  await ctx.db.query(
     `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc,
        ref_doc, id_tablette, libelle_tablette, log, received_at)
      SELECT $2, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc, id_tablette,
@@ -79,7 +67,7 @@ async function copyByPlainInsert(from: string, to: string): Promise<void> {
 /** Both installations count their days in the same zone (the zone of « Activité »). */
 async function countDaysIn(zone: string, ...ids: string[]): Promise<void> {
   for (const id of ids)
-    await db.query('INSERT INTO activity_zone (installation_id, zone) VALUES ($1, $2)', [id, zone]);
+    await ctx.db.query('INSERT INTO activity_zone (installation_id, zone) VALUES ($1, $2)', [id, zone]);
 }
 
 const spread = (n: number) =>
@@ -87,8 +75,8 @@ const spread = (n: number) =>
 
 describe('batch counters (migration 019)', () => {
   it('equal the insert triggers’ counters for the same rows, small and big bodies, duplicates not counted', async () => {
-    const api = await connectorInstallation(db, 'BCNT1');
-    const plain = await connectorInstallation(db, 'BCNT2');
+    const api = await connectorInstallation(ctx.db, 'BCNT1');
+    const plain = await connectorInstallation(ctx.db, 'BCNT2');
     await countDaysIn('Europe/Paris', api.id, plain.id);
     const records = Array.from({ length: 120 }, (_, n) =>
       importRecord({
@@ -99,12 +87,12 @@ describe('batch counters (migration 019)', () => {
     );
     // A small body, then the same records again with new ones (duplicates across batches and
     // within the batch).
-    let res = await connectorCall(app, 'POST', '/import-records', api.token, {
+    let res = await connectorCall(ctx.app, 'POST', '/import-records', api.token, {
       records: records.slice(0, 80),
     });
     expect(res.json()).toEqual({ inserted: 80, duplicates: 0 });
     const again = [...records.slice(60, 120), records[100]];
-    res = await connectorCall(app, 'POST', '/import-records', api.token, { records: again });
+    res = await connectorCall(ctx.app, 'POST', '/import-records', api.token, { records: again });
     expect(res.json()).toEqual({ inserted: 40, duplicates: 21 });
     // A big body: a worker thread (PostgreSQL: written as checked; embedded: values apart).
     const big = Array.from({ length: 320 }, (_, n) =>
@@ -115,21 +103,23 @@ describe('batch counters (migration 019)', () => {
       }),
     );
     expect(Buffer.byteLength(JSON.stringify({ records: big }))).toBeGreaterThan(OFFLOAD_MIN_BYTES);
-    res = await connectorCall(app, 'POST', '/import-records', api.token, { records: big });
+    res = await connectorCall(ctx.app, 'POST', '/import-records', api.token, { records: big });
     expect(res.json()).toEqual({ inserted: 320, duplicates: 0 });
     const txs = Array.from({ length: 700 }, (_, n) =>
       transaction({ DateHeureTrt: spread(n), Err: n % 6 === 0 ? 1 : 0, IDTablette: `tab${n % 4}` }),
     );
-    res = await connectorCall(app, 'POST', '/transactions', api.token, { transactions: txs.slice(0, 650) });
+    res = await connectorCall(ctx.app, 'POST', '/transactions', api.token, {
+      transactions: txs.slice(0, 650),
+    });
     expect(res.json()).toEqual({ inserted: 650, duplicates: 0 });
-    res = await connectorCall(app, 'POST', '/transactions', api.token, { transactions: txs.slice(600) });
+    res = await connectorCall(ctx.app, 'POST', '/transactions', api.token, { transactions: txs.slice(600) });
     expect(res.json()).toEqual({ inserted: 50, duplicates: 50 });
 
     await copyByPlainInsert(api.id, plain.id);
     const expected = await counters(plain.id);
     // Nothing was written apart on PostgreSQL; on the embedded database the big records' XML was,
     // and their storage is counted with the values apart (not by these tables' triggers).
-    if (db.kind === 'postgres') expect(await counters(api.id)).toEqual(expected);
+    if (ctx.db.kind === 'postgres') expect(await counters(api.id)).toEqual(expected);
     else {
       const { installation_storage: _storage, ...rest } = await counters(api.id);
       const { installation_storage: _expectedStorage, ...expectedRest } = expected;
@@ -140,22 +130,22 @@ describe('batch counters (migration 019)', () => {
   });
 
   it('a refused batch counts nothing; the next plain INSERT is counted by its triggers again', async () => {
-    const a = await connectorInstallation(db, 'BCNT3');
+    const a = await connectorInstallation(ctx.db, 'BCNT3');
     const before = await counters(a.id);
     const batch = [importRecord(), importRecord(), importRecord({ DateHeure: 'hier' })];
-    const res = await connectorCall(app, 'POST', '/import-records', a.token, { records: batch });
+    const res = await connectorCall(ctx.app, 'POST', '/import-records', a.token, { records: batch });
     expect(res.statusCode).toBe(400);
     expect(await counters(a.id)).toEqual(before);
     // The setting was the batch's transaction's only: plain writes are counted on every connection.
     for (let i = 0; i < 4; i++) {
-      await db.query(
+      await ctx.db.query(
         `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc,
            ref_doc, id_tablette, libelle_tablette, log, received_at)
          VALUES ($1, $2, 1, '2025-11-14T08:00:00Z', '1', 'DEVIS', 'R', 'tab', 'Tablette', 'log', now())`,
         [a.id, `PLAIN-${i}`],
       );
     }
-    const [row] = await db.query<{ total: number; errors: number }>(
+    const [row] = await ctx.db.query<{ total: number; errors: number }>(
       `SELECT sum(total)::int AS total, sum(errors)::int AS errors FROM transaction_log_quarter_counts
        WHERE installation_id = $1`,
       [a.id],

@@ -1,29 +1,18 @@
 import { ZAutomateReportAnswer } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from '../../../test/helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { testApp, useTestApp } from '../../../test/helpers/app.ts';
 import {
   connectorCall,
   connectorInstallation,
   expectConnectorError,
 } from '../../../test/helpers/connector.ts';
-import { openTestDb, usingPostgres } from '../../../test/helpers/db.ts';
-import type { Db } from '../../db/types.ts';
+import { usingPostgres } from '../../../test/helpers/db.ts';
 
 /** POST /api/connector/v1/automate: the automate's report and the address policy. */
 
-let db: Db;
-let app: FastifyInstance;
 let clock = new Date('2025-11-14T10:00:00Z');
 
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db, { now: () => clock });
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp({ now: () => clock });
 
 interface Registration {
   ip: string;
@@ -35,7 +24,7 @@ interface Registration {
 }
 
 async function registration(id: string): Promise<Registration | undefined> {
-  const [row] = await db.query<Registration>(
+  const [row] = await ctx.db.query<Registration>(
     'SELECT * FROM automate_registrations WHERE installation_id = $1',
     [id],
   );
@@ -43,7 +32,7 @@ async function registration(id: string): Promise<Registration | undefined> {
 }
 
 async function audits(id: string) {
-  return db.query<{ actor: string; details: Record<string, unknown> }>(
+  return ctx.db.query<{ actor: string; details: Record<string, unknown> }>(
     `SELECT actor, details FROM audit_log WHERE installation_id = $1 AND action = 'automate.register' ORDER BY id`,
     [id],
   );
@@ -51,8 +40,8 @@ async function audits(id: string) {
 
 describe('registration', () => {
   it('stores the report (newest kept, with its time) and answers {ip, port, registeredAt}', async () => {
-    const a = await connectorInstallation(db, 'AUTO1');
-    const res = await connectorCall(app, 'POST', '/automate', a.token, {
+    const a = await connectorInstallation(ctx.db, 'AUTO1');
+    const res = await connectorCall(ctx.app, 'POST', '/automate', a.token, {
       port: 8085,
       version: '6.11.23.9',
       machineName: 'SRV-ERP',
@@ -76,7 +65,7 @@ describe('registration', () => {
     // A heartbeat five minutes later: same address, newer time; not audited again.
     const first = clock;
     clock = new Date(clock.getTime() + 5 * 60_000);
-    const again = await connectorCall(app, 'POST', '/automate', a.token, {
+    const again = await connectorCall(ctx.app, 'POST', '/automate', a.token, {
       port: '8085',
       version: '6.11.23.9',
       machineName: 'SRV-ERP',
@@ -87,7 +76,7 @@ describe('registration', () => {
     expect(await audits(a.id)).toHaveLength(1);
 
     // A new address and port replace the old ones, audited with the previous ones.
-    const moved = await connectorCall(app, 'POST', '/automate', a.token, {
+    const moved = await connectorCall(ctx.app, 'POST', '/automate', a.token, {
       port: 9090,
       ip: '2A00:1450:4007:80C::200E',
     });
@@ -107,12 +96,12 @@ describe('registration', () => {
   });
 
   it('without ip: the source address; loopback is refused for an installation that is not the demo, on both databases', async () => {
-    const a = await connectorInstallation(db, 'AUTO2');
-    const res = await connectorCall(app, 'POST', '/automate', a.token, { port: 8085 });
+    const a = await connectorInstallation(ctx.db, 'AUTO2');
+    const res = await connectorCall(ctx.app, 'POST', '/automate', a.token, { port: 8085 });
     expect(expectConnectorError(res, 400, 'address-refused')).toContain(
       '127.0.0.1 est une adresse de boucle locale',
     );
-    const viaLoopback = await app.inject({
+    const viaLoopback = await ctx.app.inject({
       method: 'POST',
       url: '/api/connector/v1/automate',
       remoteAddress: '::ffff:127.0.0.1',
@@ -120,11 +109,11 @@ describe('registration', () => {
       payload: { port: 8086, ip: null },
     });
     expectConnectorError(viaLoopback, 400, 'address-refused');
-    const explicit = await connectorCall(app, 'POST', '/automate', a.token, { port: 8086, ip: '::1' });
+    const explicit = await connectorCall(ctx.app, 'POST', '/automate', a.token, { port: 8086, ip: '::1' });
     expect(expectConnectorError(explicit, 400, 'address-refused')).toContain('::1');
     expect(await registration(a.id)).toBeUndefined();
     expect(await audits(a.id)).toHaveLength(0);
-    const fromPublic = await app.inject({
+    const fromPublic = await ctx.app.inject({
       method: 'POST',
       url: '/api/connector/v1/automate',
       remoteAddress: '203.0.114.7',
@@ -135,8 +124,8 @@ describe('registration', () => {
   });
 
   it('the demo installation (DEMOA001) may register on loopback on the embedded database only', async () => {
-    const demo = await connectorInstallation(db, 'DEMOA001');
-    const res = await connectorCall(app, 'POST', '/automate', demo.token, { port: 8085 });
+    const demo = await connectorInstallation(ctx.db, 'DEMOA001');
+    const res = await connectorCall(ctx.app, 'POST', '/automate', demo.token, { port: 8085 });
     if (usingPostgres()) {
       expect(expectConnectorError(res, 400, 'address-refused')).toContain(
         '127.0.0.1 est une adresse de boucle locale',
@@ -144,14 +133,14 @@ describe('registration', () => {
       expect(await registration(demo.id)).toBeUndefined();
     } else {
       expect(res.json()).toMatchObject({ ip: '127.0.0.1', port: 8085 });
-      const v6 = await connectorCall(app, 'POST', '/automate', demo.token, { port: 8086, ip: '::1' });
+      const v6 = await connectorCall(ctx.app, 'POST', '/automate', demo.token, { port: 8086, ip: '::1' });
       expect(v6.json()).toMatchObject({ ip: '::1', port: 8086 });
     }
   });
 
   it('AUTOMATE_NETWORKS=loopback given explicitly lets any installation register on loopback, on both databases', async () => {
-    const a = await connectorInstallation(db, 'AUTOLOOP1');
-    const loop = await testApp(db, { now: () => clock, automateNetworks: 'loopback' });
+    const a = await connectorInstallation(ctx.db, 'AUTOLOOP1');
+    const loop = await testApp(ctx.db, { now: () => clock, automateNetworks: 'loopback' });
     try {
       const res = await connectorCall(loop, 'POST', '/automate', a.token, { port: 8085 });
       expect(res.json()).toMatchObject({ ip: '127.0.0.1', port: 8085 });
@@ -162,8 +151,8 @@ describe('registration', () => {
   });
 
   it('behind a trusted proxy the forwarded address is the source; without trust it is ignored', async () => {
-    const a = await connectorInstallation(db, 'AUTO3');
-    const behindProxy = await testApp(db, {
+    const a = await connectorInstallation(ctx.db, 'AUTO3');
+    const behindProxy = await testApp(ctx.db, {
       now: () => clock,
       trustProxy: '127.0.0.1',
       automateNetworks: 'public',
@@ -183,7 +172,7 @@ describe('registration', () => {
     } finally {
       await behindProxy.close();
     }
-    const direct = await testApp(db, { now: () => clock, automateNetworks: 'public' });
+    const direct = await testApp(ctx.db, { now: () => clock, automateNetworks: 'public' });
     try {
       const res = await connectorCall(
         direct,
@@ -214,8 +203,8 @@ describe('registration', () => {
     ['fd00::1', 'une adresse locale unique (réseau privé IPv6) (fc00::/7)'],
     ['fe80::1', 'une adresse de lien local (fe80::/10)'],
   ])('refuses %s with a clear French message, nothing written', async (ip, what) => {
-    const a = await connectorInstallation(db, `REF${ip.replace(/\W/g, '')}`.toUpperCase().slice(0, 30));
-    const res = await connectorCall(app, 'POST', '/automate', a.token, { port: 8085, ip });
+    const a = await connectorInstallation(ctx.db, `REF${ip.replace(/\W/g, '')}`.toUpperCase().slice(0, 30));
+    const res = await connectorCall(ctx.app, 'POST', '/automate', a.token, { port: 8085, ip });
     const message = expectConnectorError(res, 400, 'address-refused');
     expect(message).toContain(
       `Enregistrement de l’automate refusé. L’adresse ${ip.replace('::ffff:', '')} est ${what}`,
@@ -226,8 +215,8 @@ describe('registration', () => {
   });
 
   it('AUTOMATE_NETWORKS replaces the default policy', async () => {
-    const a = await connectorInstallation(db, 'AUTONET1');
-    const lan = await testApp(db, { now: () => clock, automateNetworks: '10.20.0.0/16, fd00:1234::/32' });
+    const a = await connectorInstallation(ctx.db, 'AUTONET1');
+    const lan = await testApp(ctx.db, { now: () => clock, automateNetworks: '10.20.0.0/16, fd00:1234::/32' });
     try {
       expect(
         (await connectorCall(lan, 'POST', '/automate', a.token, { port: 8085, ip: '10.20.3.4' })).json(),
@@ -249,13 +238,13 @@ describe('registration', () => {
   });
 
   it('an invalid AUTOMATE_NETWORKS stops the server at start with a French message', async () => {
-    await expect(testApp(db, { automateNetworks: '10.0.0.0/33' })).rejects.toThrow(
+    await expect(testApp(ctx.db, { automateNetworks: '10.0.0.0/33' })).rejects.toThrow(
       'AUTOMATE_NETWORKS invalide : longueur de préfixe invalide dans « 10.0.0.0/33 » (au plus 32).',
     );
   });
 
   it('400 naming the field for an invalid report, nothing written', async () => {
-    const a = await connectorInstallation(db, 'AUTOBAD1');
+    const a = await connectorInstallation(ctx.db, 'AUTOBAD1');
     const cases: [unknown, string][] = [
       [{ port: 0 }, 'Requête invalide\u00a0: port\u00a0: nombre entier attendu, entre 1 et 65\u202f535'],
       [{}, 'Requête invalide\u00a0: port\u00a0: champ obligatoire'],
@@ -269,7 +258,7 @@ describe('registration', () => {
       ],
     ];
     for (const [body, message] of cases) {
-      const res = await connectorCall(app, 'POST', '/automate', a.token, body);
+      const res = await connectorCall(ctx.app, 'POST', '/automate', a.token, body);
       expect(expectConnectorError(res, 400, 'invalid-request'), JSON.stringify(body)).toBe(message);
     }
     expect(await registration(a.id)).toBeUndefined();

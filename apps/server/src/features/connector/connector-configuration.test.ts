@@ -1,32 +1,19 @@
 import { CONFIG_SECTIONS, SECRET_PLACEHOLDER } from '@synchro/contracts';
 import { parseConfig, readInfo, readLastSync, readSources, sectionOf } from '@synchro/config-xml';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_CONFIG, signIn, useTestApp } from '../../../test/helpers/app.ts';
 import {
   connectorCall,
   connectorInstallation,
   expectConnectorError,
 } from '../../../test/helpers/connector.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
-import type { Db } from '../../db/types.ts';
 
 /** GET and PATCH /api/connector/v1/configuration. */
 
-let db: Db;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db);
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp();
 
 async function stored(id: string) {
-  const [row] = await db.query<{ text: string; version: number }>(
+  const [row] = await ctx.db.query<{ text: string; version: number }>(
     'SELECT text, version FROM configurations WHERE installation_id = $1',
     [id],
   );
@@ -38,8 +25,8 @@ const FIXTURE_DATA = sectionOf(FIXTURE_CONFIG, 'Data') ?? '';
 
 describe('GET /configuration', () => {
   it('the stored text byte for byte, secrets included, as XML with the version as ETag', async () => {
-    const a = await connectorInstallation(db, 'CGET1');
-    const res = await connectorCall(app, 'GET', '/configuration', a.token);
+    const a = await connectorInstallation(ctx.db, 'CGET1');
+    const res = await connectorCall(ctx.app, 'GET', '/configuration', a.token);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
     expect(res.headers.etag).toBe('"1"');
@@ -50,22 +37,22 @@ describe('GET /configuration', () => {
 
   it('a BOM and every byte of a text written by the connector come back as stored', async () => {
     const text = `\uFEFF${FIXTURE_CONFIG.replace('<Connexion>', '<Connexion><!-- écrit par le connecteur -->')}`;
-    const a = await connectorInstallation(db, 'CGET2', { configText: text });
-    const res = await connectorCall(app, 'GET', '/configuration', a.token);
+    const a = await connectorInstallation(ctx.db, 'CGET2', { configText: text });
+    const res = await connectorCall(ctx.app, 'GET', '/configuration', a.token);
     expect(res.rawPayload.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(true);
     expect(res.rawPayload.equals(Buffer.from(text, 'utf8'))).toBe(true);
     // A connector write keeps it (the newest text is read with it).
-    await connectorCall(app, 'PATCH', '/configuration', a.token, { DerSynchro: { NbEnreg: '5' } });
-    const after = await connectorCall(app, 'GET', '/configuration', a.token);
+    await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, { DerSynchro: { NbEnreg: '5' } });
+    const after = await connectorCall(ctx.app, 'GET', '/configuration', a.token);
     expect(after.headers.etag).toBe('"2"');
     expect(after.body.startsWith('\uFEFF<?xml')).toBe(true);
     expect(after.body).toBe(text.replace(/<NbEnreg>[^<]*<\/NbEnreg>/, '<NbEnreg>5</NbEnreg>'));
   });
 
   it('If-None-Match of the current version: 304 without a body; another version: the text', async () => {
-    const a = await connectorInstallation(db, 'CGET3');
+    const a = await connectorInstallation(ctx.db, 'CGET3');
     for (const header of ['"1"', 'W/"1"', '"7", "1"', '*']) {
-      const res = await connectorCall(app, 'GET', '/configuration', a.token, undefined, {
+      const res = await connectorCall(ctx.app, 'GET', '/configuration', a.token, undefined, {
         'if-none-match': header,
       });
       expect(res.statusCode, header).toBe(304);
@@ -73,15 +60,17 @@ describe('GET /configuration', () => {
       expect(res.headers.etag).toBe('"1"');
     }
     for (const header of ['"2"', '"0"', 'garbage', '1']) {
-      const res = await connectorCall(app, 'GET', '/configuration', a.token, undefined, {
+      const res = await connectorCall(ctx.app, 'GET', '/configuration', a.token, undefined, {
         'if-none-match': header,
       });
       expect(res.statusCode, header).toBe(200);
       expect(res.body).toBe(FIXTURE_CONFIG);
     }
     // After a write, the old version is no longer current.
-    await connectorCall(app, 'PATCH', '/configuration', a.token, { Info: { VersionConnecteur: '9.9.9' } });
-    const res = await connectorCall(app, 'GET', '/configuration', a.token, undefined, {
+    await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, {
+      Info: { VersionConnecteur: '9.9.9' },
+    });
+    const res = await connectorCall(ctx.app, 'GET', '/configuration', a.token, undefined, {
       'if-none-match': '"1"',
     });
     expect(res.statusCode).toBe(200);
@@ -92,9 +81,9 @@ describe('GET /configuration', () => {
 
 describe('PATCH /configuration', () => {
   it('writes Info, DerSynchro, source statuses and Data as the next version (author connector), audited without values', async () => {
-    const a = await connectorInstallation(db, 'CPAT1');
+    const a = await connectorInstallation(ctx.db, 'CPAT1');
     const data = FIXTURE_DATA.replace('<Data>', '<Data>\r\n    <Nouveau>LÃ©a</Nouveau>');
-    const res = await connectorCall(app, 'PATCH', '/configuration', a.token, {
+    const res = await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, {
       Info: {
         VersionConnecteur: '6.19.4',
         NuxiAutomateInstall: '1',
@@ -135,12 +124,12 @@ describe('PATCH /configuration', () => {
     ] as const)
       expect(sectionOf(raw, section)).toBe(sectionOf(FIXTURE_CONFIG, section));
 
-    const [history] = await db.query<{ author: string; section: string }>(
+    const [history] = await ctx.db.query<{ author: string; section: string }>(
       'SELECT author, section FROM configuration_versions WHERE installation_id = $1 AND version = 2',
       [a.id],
     );
     expect(history).toEqual({ author: 'connector', section: 'connector' });
-    const audit = await db.query<{ actor: string; details: Record<string, unknown> }>(
+    const audit = await ctx.db.query<{ actor: string; details: Record<string, unknown> }>(
       `SELECT actor, details FROM audit_log WHERE installation_id = $1 AND action = 'config.connector-write'`,
       [a.id],
     );
@@ -154,16 +143,18 @@ describe('PATCH /configuration', () => {
   });
 
   it('a patch that changes nothing writes no version; the same patch twice is the same as once', async () => {
-    const a = await connectorInstallation(db, 'CPAT2');
+    const a = await connectorInstallation(ctx.db, 'CPAT2');
     const patch = { DerSynchro: { NbEnreg: '12' } };
-    expect((await connectorCall(app, 'PATCH', '/configuration', a.token, patch)).json()).toEqual({
+    expect((await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, patch)).json()).toEqual({
       version: 2,
     });
-    expect((await connectorCall(app, 'PATCH', '/configuration', a.token, patch)).json()).toEqual({
+    expect((await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, patch)).json()).toEqual({
       version: 2,
     });
-    expect((await connectorCall(app, 'PATCH', '/configuration', a.token, {})).json()).toEqual({ version: 2 });
-    const [row] = await db.query<{ n: number }>(
+    expect((await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, {})).json()).toEqual({
+      version: 2,
+    });
+    const [row] = await ctx.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM configuration_versions WHERE installation_id = $1',
       [a.id],
     );
@@ -171,7 +162,7 @@ describe('PATCH /configuration', () => {
   });
 
   it('400 naming the field, nothing written', async () => {
-    const a = await connectorInstallation(db, 'CPAT3');
+    const a = await connectorInstallation(ctx.db, 'CPAT3');
     const cases: [unknown, string][] = [
       [
         { DerSynchro: { NbEnreg: { n: 1 } } },
@@ -195,24 +186,24 @@ describe('PATCH /configuration', () => {
       [{ Data: '<!DOCTYPE x [<!ENTITY a "b">]><Data>&a;</Data>' }, 'Requête invalide\u00a0: Data\u00a0:'],
     ];
     for (const [body, message] of cases) {
-      const res = await connectorCall(app, 'PATCH', '/configuration', a.token, body);
+      const res = await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, body);
       expect(expectConnectorError(res, 400, 'invalid-request').startsWith(message), res.body).toBe(true);
     }
     expect(await stored(a.id)).toEqual({ text: FIXTURE_CONFIG, version: 1 });
   });
 
   it('an unreadable stored document: 422 for the write (the administrator repairs it), the text still readable', async () => {
-    const a = await connectorInstallation(db, 'CPAT4');
+    const a = await connectorInstallation(ctx.db, 'CPAT4');
     const broken = FIXTURE_CONFIG.replace('</Info>', '');
-    await db.query('UPDATE configurations SET text = $2, version = 2 WHERE installation_id = $1', [
+    await ctx.db.query('UPDATE configurations SET text = $2, version = 2 WHERE installation_id = $1', [
       a.id,
       broken,
     ]);
-    const res = await connectorCall(app, 'PATCH', '/configuration', a.token, {
+    const res = await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, {
       Info: { VersionConnecteur: '1' },
     });
     expect(expectConnectorError(res, 422, 'unreadable-configuration')).toContain('Diagnostic');
-    expect((await connectorCall(app, 'GET', '/configuration', a.token)).body).toBe(broken);
+    expect((await connectorCall(ctx.app, 'GET', '/configuration', a.token)).body).toBe(broken);
     expect((await stored(a.id)).text).toBe(broken);
   });
 });
@@ -338,12 +329,12 @@ function connectorPatch(n: number) {
 
 describe('a connector write and administrators’ saves at the same moment', () => {
   it('one PATCH stream against 20 concurrent console saves of every section: every accepted change is in the final document', async () => {
-    const a = await connectorInstallation(db, 'RACE1');
-    const cookie = await signIn(app, a.syncId);
+    const a = await connectorInstallation(ctx.db, 'RACE1');
+    const cookie = await signIn(ctx.app, a.syncId);
     // Each administrator read the view of version 1 and saves with If-Match "1".
     const payloads = await Promise.all(
       CONSOLE_SAVES.map(async (s) => {
-        const res = await app.inject({ url: s.view, headers: { cookie } });
+        const res = await ctx.app.inject({ url: s.view, headers: { cookie } });
         expect(res.statusCode, res.body).toBe(200);
         return s.payload(res.json<{ data: View }>().data);
       }),
@@ -355,7 +346,7 @@ describe('a connector write and administrators’ saves at the same moment', () 
       const versions: number[] = [];
       for (let n = 1; n <= STREAM; n++) {
         const patch = connectorPatch(n);
-        const res = await connectorCall(app, 'PATCH', '/configuration', a.token, patch);
+        const res = await connectorCall(ctx.app, 'PATCH', '/configuration', a.token, patch);
         expect(res.statusCode, res.body).toBe(200);
         versions.push(res.json<{ version: number }>().version);
         if (patch.Data) lastData = patch.Data;
@@ -363,7 +354,7 @@ describe('a connector write and administrators’ saves at the same moment', () 
       return versions;
     })();
     const saves = CONSOLE_SAVES.map((s, i) =>
-      app.inject({
+      ctx.app.inject({
         method: s.method,
         url: s.url,
         headers: { cookie, 'if-match': '"1"' },
@@ -381,7 +372,7 @@ describe('a connector write and administrators’ saves at the same moment', () 
 
     // Every console change is there…
     for (const s of CONSOLE_SAVES) {
-      const res = await app.inject({ url: s.view, headers: { cookie } });
+      const res = await ctx.app.inject({ url: s.view, headers: { cookie } });
       expect(s.landed(res.json<{ data: View }>().data), s.name).toBe(true);
     }
     // …and every node the connector owns holds its last write.
@@ -405,7 +396,7 @@ describe('a connector write and administrators’ saves at the same moment', () 
     expect(final.text).toContain('<MDP>Demo-9a2289</MDP>');
 
     // The history holds every version, each by its author.
-    const authors = await db.query<{ author: string; n: number }>(
+    const authors = await ctx.db.query<{ author: string; n: number }>(
       `SELECT author, count(*)::int AS n FROM configuration_versions WHERE installation_id = $1 AND version > 1
        GROUP BY author ORDER BY author`,
       [a.id],

@@ -1,7 +1,6 @@
 import { ZImportQueueAnswer } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_CONFIG, testApp } from '../../../test/helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_CONFIG, useTestApp } from '../../../test/helpers/app.ts';
 import {
   connectorCall,
   connectorInstallation,
@@ -9,26 +8,15 @@ import {
   importRecord,
   transaction,
 } from '../../../test/helpers/connector.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
-import type { Db } from '../../db/types.ts';
 import { INVALID_JSON_MESSAGE, INVALID_UTF8_MESSAGE } from '../../http/json-body.ts';
 import { OFFLOAD_MIN_BYTES } from '../../offload/pool.ts';
 import { readQueue } from './import-records.ts';
 
 /** Import records (batch, queue, result) and transactions. */
 
-let db: Db;
-let app: FastifyInstance;
 const clock = new Date('2025-11-20T10:00:00Z');
 
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db, { now: () => clock });
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp({ now: () => clock });
 
 interface RecordRow {
   id_interne: string;
@@ -45,7 +33,7 @@ interface RecordRow {
 }
 
 async function records(installationId: string): Promise<RecordRow[]> {
-  return db
+  return ctx.db
     .query<RecordRow>(
       `SELECT id_interne, type_enreg, ref_doc, date_heure, num_ligne, type_element, etat, log,
             '.' || enreg AS enreg, has_file, received_at
@@ -56,7 +44,7 @@ async function records(installationId: string): Promise<RecordRow[]> {
 }
 
 async function countOf(table: string, installationId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
+  const [row] = await ctx.db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ${table} WHERE installation_id = $1`,
     [installationId],
   );
@@ -64,13 +52,13 @@ async function countOf(table: string, installationId: string): Promise<number> {
 }
 
 const post = (token: string, recs: unknown[]) =>
-  connectorCall(app, 'POST', '/import-records', token, { records: recs });
+  connectorCall(ctx.app, 'POST', '/import-records', token, { records: recs });
 const postTx = (token: string, txs: unknown[]) =>
-  connectorCall(app, 'POST', '/transactions', token, { transactions: txs });
+  connectorCall(ctx.app, 'POST', '/transactions', token, { transactions: txs });
 
 describe('POST /import-records', () => {
   it('stores a batch: ids, XML and logs as sent; short texts decoded; times in UTC; files apart', async () => {
-    const a = await connectorInstallation(db, 'REC1');
+    const a = await connectorInstallation(ctx.db, 'REC1');
     const pdf = Buffer.from('%PDF-1.4 devis signé');
     const sent = [
       importRecord({
@@ -110,7 +98,7 @@ describe('POST /import-records', () => {
       log: '',
       has_file: false,
     });
-    const files = await db.query<{ name: string; size: number; content: Uint8Array }>(
+    const files = await ctx.db.query<{ name: string; size: number; content: Uint8Array }>(
       `SELECT f.name, f.size, f.content FROM import_record_files f JOIN import_records r ON r.id = f.record_id
        WHERE r.installation_id = $1`,
       [a.id],
@@ -122,18 +110,18 @@ describe('POST /import-records', () => {
   });
 
   it('times without offset are read in Planifications/FuseauHoraire, else the installation’s zone', async () => {
-    const ny = await connectorInstallation(db, 'RECZONE1', {
+    const ny = await connectorInstallation(ctx.db, 'RECZONE1', {
       configText: FIXTURE_CONFIG.replace('<FuseauHoraire>Europe/Paris<', '<FuseauHoraire>America/New_York<'),
     });
     await post(ny.token, [importRecord({ DateHeure: '2025-11-14T09:12:00' })]);
     expect((await records(ny.id))[0]?.date_heure).toEqual(new Date('2025-11-14T14:12:00Z'));
 
-    const unknown = await connectorInstallation(db, 'RECZONE2', {
+    const unknown = await connectorInstallation(ctx.db, 'RECZONE2', {
       configText: FIXTURE_CONFIG.replace('<FuseauHoraire>Europe/Paris<', '<FuseauHoraire>Mars/Olympus<'),
     });
-    await db.query(`UPDATE installations SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [unknown.id]);
+    await ctx.db.query(`UPDATE installations SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [unknown.id]);
     await postTx(unknown.token, [transaction({ DateHeureTrt: '2025-11-14T09:12:00' })]);
-    const [tx] = await db.query<{ date_heure_trt: Date }>(
+    const [tx] = await ctx.db.query<{ date_heure_trt: Date }>(
       'SELECT date_heure_trt FROM transaction_logs WHERE installation_id = $1',
       [unknown.id],
     );
@@ -141,7 +129,7 @@ describe('POST /import-records', () => {
   });
 
   it('idempotent on IDInterne: the same batch twice changes nothing; a duplicate inside a batch keeps the first', async () => {
-    const a = await connectorInstallation(db, 'RECIDEM1');
+    const a = await connectorInstallation(ctx.db, 'RECIDEM1');
     const batch = [importRecord(), importRecord(), importRecord()];
     expect((await post(a.token, batch)).json()).toEqual({ inserted: 3, duplicates: 0 });
     const before = await records(a.id);
@@ -160,11 +148,11 @@ describe('POST /import-records', () => {
   });
 
   it('a big body (read in a worker a slice at a time): a broken last item, the body’s own 400, nothing stored', async () => {
-    const a = await connectorInstallation(db, 'RECBIG1');
+    const a = await connectorInstallation(ctx.db, 'RECBIG1');
     const big = (n: number) => importRecord({ Enreg: `<a>${'x'.repeat(1500)}${n}</a>` });
     const items = Array.from({ length: 499 }, (_, n) => JSON.stringify(big(n)));
     const send = (payload: string | Buffer) =>
-      app.inject({
+      ctx.app.inject({
         method: 'POST',
         url: '/api/connector/v1/import-records',
         headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
@@ -183,7 +171,7 @@ describe('POST /import-records', () => {
   });
 
   it('all or nothing: a bad 500th record, nothing stored; every fault named with its index', async () => {
-    const a = await connectorInstallation(db, 'RECALL1');
+    const a = await connectorInstallation(ctx.db, 'RECALL1');
     const batch = Array.from({ length: 500 }, () => importRecord());
     const badTime = [...batch.slice(0, 499), importRecord({ DateHeure: '14/11/2025 09:12' })];
     expect(expectConnectorError(await post(a.token, badTime), 400, 'invalid-request')).toBe(
@@ -221,7 +209,7 @@ describe('POST /import-records', () => {
       'Requête invalide\u00a0: records\u00a0: au plus 500 enregistrements par requête',
     );
     expectConnectorError(
-      await connectorCall(app, 'POST', '/import-records', a.token, {}),
+      await connectorCall(ctx.app, 'POST', '/import-records', a.token, {}),
       400,
       'invalid-request',
     );
@@ -233,7 +221,7 @@ describe('POST /import-records', () => {
 
 describe('GET /import-records/queue', () => {
   it('Etat 0 only, oldest first, up to limit; each record as the connector sent it', async () => {
-    const a = await connectorInstallation(db, 'QUEUE1');
+    const a = await connectorInstallation(ctx.db, 'QUEUE1');
     const late = importRecord({ DateHeure: '2025-11-14T12:00:00' });
     const early = importRecord({
       DateHeure: '2025-11-14T08:00:00',
@@ -248,7 +236,7 @@ describe('GET /import-records/queue', () => {
     await post(a.token, [late, early, sameTimeFirst, done, failed]);
     await post(a.token, [sameTimeSecond]);
 
-    const res = await connectorCall(app, 'GET', '/import-records/queue', a.token);
+    const res = await connectorCall(ctx.app, 'GET', '/import-records/queue', a.token);
     expect(res.statusCode, res.body).toBe(200);
     const queue = ZImportQueueAnswer.parse(res.json()).records;
     expect(queue.map((r) => r.IDInterne)).toEqual(
@@ -265,40 +253,40 @@ describe('GET /import-records/queue', () => {
     });
     expect(queue[1]?.TypeElement).toBe('CrÃ©ation');
 
-    const two = await connectorCall(app, 'GET', '/import-records/queue?limit=2', a.token);
+    const two = await connectorCall(ctx.app, 'GET', '/import-records/queue?limit=2', a.token);
     expect(two.json().records.map((r: { IDInterne: string }) => r.IDInterne)).toEqual([
       early.IDInterne,
       sameTimeFirst.IDInterne,
     ]);
     for (const limit of ['0', '501', 'dix']) {
-      const bad = await connectorCall(app, 'GET', `/import-records/queue?limit=${limit}`, a.token);
+      const bad = await connectorCall(ctx.app, 'GET', `/import-records/queue?limit=${limit}`, a.token);
       expect(expectConnectorError(bad, 400, 'invalid-request')).toBe(
         'Requête invalide\u00a0: limit\u00a0: nombre entier attendu, entre 1 et 500',
       );
     }
 
     // A record set back to 0 in the console comes back; 1 or -1 takes it out.
-    await db.query(`UPDATE import_records SET etat = 0 WHERE id_interne = $1`, [done.IDInterne]);
-    await db.query(`UPDATE import_records SET etat = 1 WHERE id_interne = $1`, [late.IDInterne]);
-    const after = (await connectorCall(app, 'GET', '/import-records/queue', a.token)).json();
+    await ctx.db.query(`UPDATE import_records SET etat = 0 WHERE id_interne = $1`, [done.IDInterne]);
+    await ctx.db.query(`UPDATE import_records SET etat = 1 WHERE id_interne = $1`, [late.IDInterne]);
+    const after = (await connectorCall(ctx.app, 'GET', '/import-records/queue', a.token)).json();
     expect(after.records.map((r: { IDInterne: string }) => r.IDInterne)).toEqual(
       [done, early, sameTimeFirst, sameTimeSecond].map((r) => r.IDInterne),
     );
   });
 
   it('default limit 100, and an answer holds at most so many bytes of Enreg (at least one record)', async () => {
-    const a = await connectorInstallation(db, 'QUEUE2');
+    const a = await connectorInstallation(ctx.db, 'QUEUE2');
     await post(
       a.token,
       Array.from({ length: 120 }, (_, i) =>
         importRecord({ DateHeure: `2025-11-14T08:${String(i % 60).padStart(2, '0')}:00` }),
       ),
     );
-    expect((await connectorCall(app, 'GET', '/import-records/queue', a.token)).json().records).toHaveLength(
-      100,
-    );
+    expect(
+      (await connectorCall(ctx.app, 'GET', '/import-records/queue', a.token)).json().records,
+    ).toHaveLength(100);
 
-    const b = await connectorInstallation(db, 'QUEUE3');
+    const b = await connectorInstallation(ctx.db, 'QUEUE3');
     const big = (n: number) => `<SyncNuxiDev><Photo>${'A'.repeat(n)}</Photo></SyncNuxiDev>`;
     await post(b.token, [
       importRecord({ DateHeure: '2025-11-14T08:00:00', Enreg: big(6000) }),
@@ -306,7 +294,7 @@ describe('GET /import-records/queue', () => {
       importRecord({ DateHeure: '2025-11-14T08:02:00', Enreg: big(3000) }),
     ]);
     const sizes = async (max: number) =>
-      (await readQueue(db, b.id, 100, 'Europe/Paris', max)).map((r) => r.Enreg.length - 42);
+      (await readQueue(ctx.db, b.id, 100, 'Europe/Paris', max)).map((r) => r.Enreg.length - 42);
     expect(await sizes(1000)).toEqual([6000]);
     expect(await sizes(9100)).toEqual([6000, 3000]);
     expect(await sizes(9084)).toEqual([6000, 3000]);
@@ -317,7 +305,7 @@ describe('GET /import-records/queue', () => {
 
 describe('POST /import-records/{IDInterne}/result', () => {
   it('sets Etat, the log and the produced file; the record leaves the queue; twice is once', async () => {
-    const a = await connectorInstallation(db, 'RES1');
+    const a = await connectorInstallation(ctx.db, 'RES1');
     const rec = importRecord({ IDInterne: 'NUXI/DEV é 1', Log: 'à importer' });
     const other = importRecord({ Log: 'garde son log' });
     await post(a.token, [rec, other]);
@@ -329,13 +317,13 @@ describe('POST /import-records/{IDInterne}/result', () => {
       Fichier: { Nom: 'DEVIS-0042.pdf', Contenu: pdf.toString('base64') },
     };
     for (let i = 0; i < 2; i++) {
-      const res = await connectorCall(app, 'POST', url, a.token, body);
+      const res = await connectorCall(ctx.app, 'POST', url, a.token, body);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ IDInterne: rec.IDInterne, Etat: 1 });
     }
     const rows = await records(a.id);
     expect(rows[0]).toMatchObject({ etat: 1, log: body.Log, has_file: true });
-    const files = await db.query<{ name: string; size: number }>(
+    const files = await ctx.db.query<{ name: string; size: number }>(
       'SELECT name, size FROM import_record_files',
     );
     expect(files.filter((f) => f.name === 'DEVIS-0042.pdf')).toEqual([
@@ -344,7 +332,7 @@ describe('POST /import-records/{IDInterne}/result', () => {
 
     // -1 without a log keeps the stored log; the record is out of the queue either way.
     const failed = await connectorCall(
-      app,
+      ctx.app,
       'POST',
       `/import-records/${other.IDInterne as string}/result`,
       a.token,
@@ -352,18 +340,18 @@ describe('POST /import-records/{IDInterne}/result', () => {
     );
     expect(failed.json()).toEqual({ IDInterne: other.IDInterne, Etat: -1 });
     expect((await records(a.id))[1]).toMatchObject({ etat: -1, log: 'garde son log', has_file: false });
-    expect((await connectorCall(app, 'GET', '/import-records/queue', a.token)).json()).toEqual({
+    expect((await connectorCall(ctx.app, 'GET', '/import-records/queue', a.token)).json()).toEqual({
       records: [],
     });
   });
 
   it('404 for an id this installation does not have (another installation’s included); 400 for a bad body; nothing changed', async () => {
-    const a = await connectorInstallation(db, 'RES2');
-    const b = await connectorInstallation(db, 'RES3');
+    const a = await connectorInstallation(ctx.db, 'RES2');
+    const b = await connectorInstallation(ctx.db, 'RES3');
     const rec = importRecord();
     await post(b.token, [rec]);
     const mine = await connectorCall(
-      app,
+      ctx.app,
       'POST',
       `/import-records/${rec.IDInterne as string}/result`,
       a.token,
@@ -372,7 +360,9 @@ describe('POST /import-records/{IDInterne}/result', () => {
     expect(expectConnectorError(mine, 404, 'not-found')).toBe(
       `Aucun enregistrement d’import « ${rec.IDInterne as string} » pour cette installation.`,
     );
-    const unknown = await connectorCall(app, 'POST', '/import-records/INCONNU/result', b.token, { Etat: 1 });
+    const unknown = await connectorCall(ctx.app, 'POST', '/import-records/INCONNU/result', b.token, {
+      Etat: 1,
+    });
     expectConnectorError(unknown, 404, 'not-found');
     for (const [body, message] of [
       [{ Etat: 0 }, 'Requête invalide\u00a0: Etat\u00a0: Etat doit valoir 1 (importé) ou -1 (erreur)'],
@@ -383,7 +373,7 @@ describe('POST /import-records/{IDInterne}/result', () => {
       ],
     ] as const) {
       const res = await connectorCall(
-        app,
+        ctx.app,
         'POST',
         `/import-records/${rec.IDInterne as string}/result`,
         b.token,
@@ -397,14 +387,14 @@ describe('POST /import-records/{IDInterne}/result', () => {
 
 describe('POST /transactions', () => {
   it('stores a batch: ID and Log as sent, short texts decoded, times in UTC; idempotent on ID', async () => {
-    const a = await connectorInstallation(db, 'TX1');
+    const a = await connectorInstallation(ctx.db, 'TX1');
     const batch = [
       transaction({ ID: 'T-000812', Err: 0, DateHeureTrt: '2025-11-14T09:12:03', NumTransaction: 812 }),
       transaction({ Err: '1', Log: 'Erreur\r\nDÃ©tail' }),
       transaction({ Err: true, Log: null }),
     ];
     expect((await postTx(a.token, batch)).json()).toEqual({ inserted: 3, duplicates: 0 });
-    const rows = await db.query<Record<string, unknown>>(
+    const rows = await ctx.db.query<Record<string, unknown>>(
       `SELECT tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc, id_tablette, libelle_tablette, log, received_at
        FROM transaction_logs WHERE installation_id = $1 ORDER BY id`,
       [a.id],
@@ -434,7 +424,7 @@ describe('POST /transactions', () => {
   });
 
   it('all or nothing: a bad 1000th transaction, nothing stored; more than 1 000 refused', async () => {
-    const a = await connectorInstallation(db, 'TX2');
+    const a = await connectorInstallation(ctx.db, 'TX2');
     const batch = Array.from({ length: 1000 }, () => transaction());
     const bad = [...batch.slice(0, 999), transaction({ Err: 2 })];
     expect(expectConnectorError(await postTx(a.token, bad), 400, 'invalid-request')).toBe(
