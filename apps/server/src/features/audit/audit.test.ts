@@ -1,57 +1,45 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUDIT_ACTIONS, ZAuditPage, type TAuditRow } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, login, signIn, testApp } from '../../../test/helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { addInstallation, login, signIn, useTestApp } from '../../../test/helpers/app.ts';
 import { connectorCall } from '../../../test/helpers/connector.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
 import { insertRecords, SIMPLE_ENREG } from '../../../test/helpers/history.ts';
-import type { Db } from '../../db/types.ts';
 import { pruneAuditLog } from '../../domain/audit-retention.ts';
 import { rotateConnectorToken, suspendInstallation } from '../../domain/installation-admin.ts';
 
-let db: Db;
-let app: FastifyInstance;
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db);
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp();
 
 const TYPED_SECRET = 'Mot-De-Passe-Tape-77';
 
 async function rowsOf(cookie: string, query = ''): Promise<TAuditRow[]> {
-  const res = await app.inject({ url: `/api/audit?pageSize=100${query}`, headers: { cookie } });
+  const res = await ctx.app.inject({ url: `/api/audit?pageSize=100${query}`, headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   return ZAuditPage.parse(res.json()).rows;
 }
 
 describe('audit journal', () => {
   it('records every action the issue lists, shows it in French, filters it, and never holds a secret', async () => {
-    const { installation, connectorToken } = await addInstallation(db, { syncId: 'AUDA01' });
+    const { installation, connectorToken } = await addInstallation(ctx.db, { syncId: 'AUDA01' });
     // Sign-ins: a failure, a success; five more failures, then the throttle refuses.
-    expect((await login(app, 'AUDA01', 'mauvais-id-client-1')).statusCode).toBe(401);
-    const cookie = await signIn(app, 'AUDA01');
-    for (let i = 0; i < 4; i++) await login(app, 'AUDA01', 'mauvais-id-client-2');
-    expect((await login(app, 'AUDA01', 'mauvais-id-client-3')).statusCode).toBe(429);
+    expect((await login(ctx.app, 'AUDA01', 'mauvais-id-client-1')).statusCode).toBe(401);
+    const cookie = await signIn(ctx.app, 'AUDA01');
+    for (let i = 0; i < 4; i++) await login(ctx.app, 'AUDA01', 'mauvais-id-client-2');
+    expect((await login(ctx.app, 'AUDA01', 'mauvais-id-client-3')).statusCode).toBe(429);
     // A save (with a typed password), a restore, a repair, the connector, a sync order refused.
-    const view = (await app.inject({ url: '/api/config/sources', headers: { cookie } })).json<{
+    const view = (await ctx.app.inject({ url: '/api/config/sources', headers: { cookie } })).json<{
       version: number;
       data: { sources: Record<string, unknown>[] };
     }>();
     view.data.sources[0]!.MDP = TYPED_SECRET;
-    const save = await app.inject({
+    const save = await ctx.app.inject({
       method: 'POST',
       url: '/api/database/sources',
       headers: { cookie, 'if-match': `"${view.version}"` },
       payload: { sources: view.data.sources },
     });
     expect(save.statusCode, save.body).toBe(200);
-    const restore = await app.inject({
+    const restore = await ctx.app.inject({
       method: 'POST',
       url: '/api/configuration-history/1/restore',
       headers: { cookie, 'if-match': '"2"' },
@@ -59,12 +47,18 @@ describe('audit journal', () => {
     });
     expect(restore.statusCode, restore.body).toBe(200);
     expect(
-      (await app.inject({ method: 'POST', url: '/api/debug/repair-xml', headers: { cookie }, payload: {} }))
-        .statusCode,
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/debug/repair-xml',
+          headers: { cookie },
+          payload: {},
+        })
+      ).statusCode,
     ).toBe(200);
     expect(
       (
-        await app.inject({
+        await ctx.app.inject({
           method: 'POST',
           url: '/api/sync-automate',
           headers: { cookie },
@@ -73,12 +67,15 @@ describe('audit journal', () => {
       ).statusCode,
     ).toBe(200);
     expect(
-      (await connectorCall(app, 'PATCH', '/configuration', connectorToken, { DerSynchro: { NbEnreg: '5' } }))
-        .statusCode,
+      (
+        await connectorCall(ctx.app, 'PATCH', '/configuration', connectorToken, {
+          DerSynchro: { NbEnreg: '5' },
+        })
+      ).statusCode,
     ).toBe(200);
     expect(
       (
-        await connectorCall(app, 'POST', '/automate', connectorToken, {
+        await connectorCall(ctx.app, 'POST', '/automate', connectorToken, {
           port: 8085,
           version: '6.11',
           machineName: 'SRV',
@@ -87,12 +84,12 @@ describe('audit journal', () => {
       ).statusCode,
     ).toBe(200);
     // Records: a state change, an XML edit; exports.
-    await insertRecords(db, installation.id, [
+    await insertRecords(ctx.db, installation.id, [
       { IDInterne: 'AUD-R1', DateHeure: '2025-01-01T10:00:00Z', Etat: 0 },
     ]);
     expect(
       (
-        await app.inject({
+        await ctx.app.inject({
           method: 'PATCH',
           url: '/api/sync-history/AUD-R1/status',
           headers: { cookie },
@@ -102,7 +99,7 @@ describe('audit journal', () => {
     ).toBe(200);
     expect(
       (
-        await app.inject({
+        await ctx.app.inject({
           method: 'PUT',
           url: '/api/sync-history/AUD-R1/xml',
           headers: { cookie },
@@ -110,31 +107,34 @@ describe('audit journal', () => {
         })
       ).statusCode,
     ).toBe(200);
-    expect((await app.inject({ url: '/api/exports/sync-history.csv', headers: { cookie } })).statusCode).toBe(
-      200,
-    );
     expect(
-      (await app.inject({ url: '/api/exports/transaction-logs.csv', headers: { cookie } })).statusCode,
+      (await ctx.app.inject({ url: '/api/exports/sync-history.csv', headers: { cookie } })).statusCode,
     ).toBe(200);
-    const csv = await app.inject({ url: '/api/exports/audit.csv?kind=configuration', headers: { cookie } });
+    expect(
+      (await ctx.app.inject({ url: '/api/exports/transaction-logs.csv', headers: { cookie } })).statusCode,
+    ).toBe(200);
+    const csv = await ctx.app.inject({
+      url: '/api/exports/audit.csv?kind=configuration',
+      headers: { cookie },
+    });
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain('"Restauration de la configuration"');
     expect(csv.body.split('\r\n')[0]).toBe(
       '\uFEFF"Date";"Décalage UTC";"Type";"Action";"Résultat";"Auteur";"Adresse";"Détails"',
     );
     // The command line: a new connector token, then a suspension (and a refused sign-in).
-    await rotateConnectorToken(db, 'AUDA01');
-    expect((await app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } })).statusCode).toBe(
-      200,
-    );
-    await suspendInstallation(db, 'AUDA01');
-    const other = await addInstallation(db, { syncId: 'AUDB01' });
-    const reader = await signIn(app, 'AUDB01');
+    await rotateConnectorToken(ctx.db, 'AUDA01');
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } })).statusCode,
+    ).toBe(200);
+    await suspendInstallation(ctx.db, 'AUDA01');
+    const other = await addInstallation(ctx.db, { syncId: 'AUDB01' });
+    const reader = await signIn(ctx.app, 'AUDB01');
     // Suspended: A's journal is read here through the database's rows, B's session sees only B's.
     expect((await rowsOf(reader)).map((r) => r.action)).toEqual(['login.success', 'installation.create']);
     expect(other.installation.id).not.toBe(installation.id);
 
-    const rows = await db.query<{ action: string; outcome: string; kind: string }>(
+    const rows = await ctx.db.query<{ action: string; outcome: string; kind: string }>(
       'SELECT action, outcome, kind FROM audit_log WHERE installation_id = $1 ORDER BY id',
       [installation.id],
     );
@@ -167,7 +167,7 @@ describe('audit journal', () => {
     for (const r of rows) expect(AUDIT_ACTIONS, r.action).toHaveProperty([r.action]);
 
     // Nothing secret in any row: the fixture's passwords and key, the typed one, the client ids, tokens.
-    const all = JSON.stringify(await db.query('SELECT * FROM audit_log'));
+    const all = JSON.stringify(await ctx.db.query('SELECT * FROM audit_log'));
     for (const secret of [
       'client-secret',
       'mauvais-id-client',
@@ -182,14 +182,14 @@ describe('audit journal', () => {
   });
 
   it('the screen’s list: French labels and details, filters by kind, day, failures and search', async () => {
-    await addInstallation(db, { syncId: 'AUDC01' });
-    await login(app, 'AUDC01', 'faux-id-client-9');
-    const cookie = await signIn(app, 'AUDC01');
-    const view = (await app.inject({ url: '/api/config/planifications', headers: { cookie } })).json<{
+    await addInstallation(ctx.db, { syncId: 'AUDC01' });
+    await login(ctx.app, 'AUDC01', 'faux-id-client-9');
+    const cookie = await signIn(ctx.app, 'AUDC01');
+    const view = (await ctx.app.inject({ url: '/api/config/planifications', headers: { cookie } })).json<{
       version: number;
       data: { plannings: unknown[] };
     }>();
-    const save = await app.inject({
+    const save = await ctx.app.inject({
       method: 'POST',
       url: '/api/plannings',
       headers: { cookie, 'if-match': `"${view.version}"` },
@@ -218,16 +218,16 @@ describe('audit journal', () => {
     expect((await rowsOf(cookie, '&search=planification')).map((r) => r.action)).toEqual(['config.save']);
     expect((await rowsOf(cookie, '&search=echec')).map((r) => r.action)).toEqual(['login.failure']);
     expect(await rowsOf(cookie, '&date=2001-01-01')).toEqual([]);
-    const bad = await app.inject({ url: '/api/audit?kind=rien', headers: { cookie } });
+    const bad = await ctx.app.inject({ url: '/api/audit?kind=rien', headers: { cookie } });
     expect(bad.statusCode).toBe(400);
     const page = ZAuditPage.parse(
-      (await app.inject({ url: '/api/audit?pageSize=1', headers: { cookie } })).json(),
+      (await ctx.app.inject({ url: '/api/audit?pageSize=1', headers: { cookie } })).json(),
     );
     expect(page.pagination).toMatchObject({ total: 4, totalPages: 4, hasNext: true });
     expect(page.retentionDays).toBe(400);
     const next = ZAuditPage.parse(
       (
-        await app.inject({
+        await ctx.app.inject({
           url: `/api/audit?pageSize=1&page=2&cursor=${page.pagination.nextCursor}`,
           headers: { cookie },
         })
@@ -237,29 +237,29 @@ describe('audit journal', () => {
   });
 
   it('the retention deletes rows older than its days in batches, counters following; nothing else deletes or updates a row', async () => {
-    const { installation } = await addInstallation(db, { syncId: 'AUDD01' });
-    await db.query(
+    const { installation } = await addInstallation(ctx.db, { syncId: 'AUDD01' });
+    await ctx.db.query(
       `INSERT INTO audit_log (installation_id, sync_id, actor, action, kind, outcome, at)
        SELECT $1, 'AUDD01', 'user', 'logout', 'connexion', 'success', now() - make_interval(days => 400 + g % 3)
        FROM generate_series(1, 25) AS g`,
       [installation.id],
     );
-    await db.query(
+    await ctx.db.query(
       `INSERT INTO audit_log (installation_id, sync_id, actor, action, kind, outcome, at) VALUES ($1, 'AUDD01', 'user', 'logout', 'connexion', 'success', now() - interval '399 days')`,
       [installation.id],
     );
     const total = async () =>
       (
-        await db.query<{ n: number }>(
+        await ctx.db.query<{ n: number }>(
           'SELECT sum(total)::int AS n FROM audit_log_day_counts WHERE installation_id = $1',
           [installation.id],
         )
       )[0]!.n;
     const before = await total();
-    const deleted = await pruneAuditLog(db, 400, new Date(), { batch: 10, pauseMs: 0 });
+    const deleted = await pruneAuditLog(ctx.db, 400, new Date(), { batch: 10, pauseMs: 0 });
     expect(deleted).toBeGreaterThanOrEqual(25);
     expect(await total()).toBe(before - 25);
-    const [left] = await db.query<{ n: number }>(
+    const [left] = await ctx.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM audit_log WHERE installation_id = $1 AND action = 'logout'`,
       [installation.id],
     );

@@ -6,32 +6,20 @@ import {
   ZRestoreResponse,
   type TSourcesView,
 } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, signIn, testApp } from '../../../test/helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { addInstallation, signIn, useTestApp } from '../../../test/helpers/app.ts';
 import { connectorCall } from '../../../test/helpers/connector.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
-import type { Db } from '../../db/types.ts';
 import { getConfiguration } from '../../domain/configurations.ts';
 
-let db: Db;
-let app: FastifyInstance;
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db, { versionRetention: { keep: 3, maxAgeDays: 90 } });
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp({ versionRetention: { keep: 3, maxAgeDays: 90 } });
 
 async function setup(syncId: string) {
-  const { installation, connectorToken } = await addInstallation(db, { syncId });
-  const cookie = await signIn(app, syncId);
+  const { installation, connectorToken } = await addInstallation(ctx.db, { syncId });
+  const cookie = await signIn(ctx.app, syncId);
   return { id: installation.id, token: connectorToken, cookie };
 }
 
-const get = (cookie: string, url: string) => app.inject({ url, headers: { cookie } });
+const get = (cookie: string, url: string) => ctx.app.inject({ url, headers: { cookie } });
 
 async function sourcesView(cookie: string): Promise<{ version: number; data: TSourcesView }> {
   return (await get(cookie, '/api/config/sources')).json();
@@ -40,7 +28,7 @@ async function sourcesView(cookie: string): Promise<{ version: number; data: TSo
 async function saveSources(cookie: string, change: (s: TSourcesView['sources']) => void, ifMatch?: number) {
   const { version, data } = await sourcesView(cookie);
   change(data.sources);
-  return app.inject({
+  return ctx.app.inject({
     method: 'POST',
     url: '/api/database/sources',
     headers: { cookie, 'if-match': `"${ifMatch ?? version}"` },
@@ -52,7 +40,7 @@ const history = async (cookie: string, query = '') =>
   ZConfigHistoryPage.parse((await get(cookie, `/api/configuration-history${query}`)).json());
 
 const patch = (token: string, n: number) =>
-  connectorCall(app, 'PATCH', '/configuration', token, {
+  connectorCall(ctx.app, 'PATCH', '/configuration', token, {
     DerSynchro: { DateHeure: `2026112610${String(n).padStart(2, '0')}00000`, NbEnreg: String(n) },
     Sources: [{ index: 1, Status: String(n % 2), StatusLibelle: `Cnx ${n}` }],
   });
@@ -156,14 +144,14 @@ describe('configuration history', () => {
 
   it('restores a section as a new « Restauration » version: the old secret back, the connector’s nodes as now', async () => {
     const a = await setup('HISTA04');
-    const before = await getConfiguration(db, a.id);
+    const before = await getConfiguration(ctx.db, a.id);
     await saveSources(a.cookie, (s) => {
       s[0]!.Serveur = 'SRV-2';
       s[0]!.MDP = 'Autre-Secret';
     });
     await patch(a.token, 7);
-    const current = await getConfiguration(db, a.id);
-    const res = await app.inject({
+    const current = await getConfiguration(ctx.db, a.id);
+    const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/configuration-history/1/restore',
       headers: { cookie: a.cookie, 'if-match': `"${current.version}"` },
@@ -172,7 +160,7 @@ describe('configuration history', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = ZRestoreResponse.parse(res.json());
     expect(body).toEqual({ message: 'La configuration a été restaurée.', version: 4, sections: ['sources'] });
-    const after = await getConfiguration(db, a.id);
+    const after = await getConfiguration(ctx.db, a.id);
     expect(after.text).toContain('Demo-75e469');
     expect(after.text).not.toContain('Autre-Secret');
     expect(after.text).toContain('<StatusLibelle>Cnx 7</StatusLibelle>');
@@ -184,7 +172,7 @@ describe('configuration history', () => {
     expect(before.text).not.toBe(after.text);
     const top = (await history(a.cookie)).versions[0]!;
     expect(top).toMatchObject({ version: 4, author: 'restore', sections: ['sources'], current: true });
-    const [audit] = await db.query<{ action: string; outcome: string }>(
+    const [audit] = await ctx.db.query<{ action: string; outcome: string }>(
       `SELECT action, outcome FROM audit_log WHERE installation_id = $1 ORDER BY id DESC LIMIT 1`,
       [a.id],
     );
@@ -197,10 +185,10 @@ describe('configuration history', () => {
       s[0]!.Serveur = 'SRV-3';
       s[0]!.MDP = 'Secret-3';
     });
-    const seen = (await getConfiguration(db, a.id)).version;
+    const seen = (await getConfiguration(ctx.db, a.id)).version;
     await patch(a.token, 9);
-    const after = await getConfiguration(db, a.id);
-    const res = await app.inject({
+    const after = await getConfiguration(ctx.db, a.id);
+    const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/configuration-history/1/restore',
       headers: { cookie: a.cookie, 'if-match': `"${seen}"` },
@@ -208,20 +196,20 @@ describe('configuration history', () => {
     });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ message: CONFLICT_MESSAGE, code: 'conflict' });
-    expect(await getConfiguration(db, a.id)).toEqual(after);
-    const [audit] = await db.query<{ action: string; outcome: string }>(
+    expect(await getConfiguration(ctx.db, a.id)).toEqual(after);
+    const [audit] = await ctx.db.query<{ action: string; outcome: string }>(
       `SELECT action, outcome FROM audit_log WHERE installation_id = $1 ORDER BY id DESC LIMIT 1`,
       [a.id],
     );
     expect(audit).toEqual({ action: 'config.restore', outcome: 'failure' });
-    const missing = await app.inject({
+    const missing = await ctx.app.inject({
       method: 'POST',
       url: '/api/configuration-history/1/restore',
       headers: { cookie: a.cookie },
       payload: {},
     });
     expect(missing.statusCode).toBe(428);
-    const pruned = await app.inject({
+    const pruned = await ctx.app.inject({
       method: 'POST',
       url: '/api/configuration-history/999/restore',
       headers: { cookie: a.cookie, 'if-match': `"${after.version}"` },
@@ -241,7 +229,7 @@ describe('configuration history', () => {
         version: number;
         data: Record<string, unknown>;
       }>();
-      const other = await app.inject({
+      const other = await ctx.app.inject({
         method: 'POST',
         url: '/api/database/complement',
         headers: { cookie: a.cookie, 'if-match': `"${complement.version}"` },
@@ -249,7 +237,7 @@ describe('configuration history', () => {
       });
       expect(other.statusCode, other.body).toBe(200);
     }
-    const [row] = await db.query<{ text: string | null }>(
+    const [row] = await ctx.db.query<{ text: string | null }>(
       'SELECT text FROM configuration_versions WHERE installation_id = $1 AND version = $2',
       [a.id, opened.version],
     );

@@ -9,47 +9,37 @@ import {
   type TSaveableSectionKey,
 } from '@synchro/contracts';
 import { EDIT_SECTION, sectionOf, type EditKind } from '@synchro/config-xml';
-import type { FastifyInstance } from 'fastify';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
-import type { Db } from '../../db/types.ts';
+import { describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, useTestApp } from '../../../test/helpers/app.ts';
 import { findInstallationBySyncId } from '../../domain/installations.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- views are checked through their JSON */
 type View = any;
 
-let db: Db;
-let app: FastifyInstance;
 let logs = '';
 
-beforeAll(async () => {
-  db = await openTestDb();
-  const logStream = new Writable({
+const ctx = useTestApp({
+  logLevel: 'debug',
+  logStream: new Writable({
     write(chunk: Buffer, _enc, done) {
       logs += chunk.toString();
       done();
     },
-  });
-  app = await testApp(db, { logLevel: 'debug', logStream });
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
+  }),
 });
 
 let counter = 0;
 /** A new installation with the fixture configuration, signed in. */
 async function fresh(configText = FIXTURE_CONFIG) {
   const syncId = `CFG${++counter}`;
-  const { installation } = await addInstallation(db, { syncId, configText });
-  const cookie = await signIn(app, syncId);
+  const { installation } = await addInstallation(ctx.db, { syncId, configText });
+  const cookie = await signIn(ctx.app, syncId);
   return { id: installation.id, syncId, cookie };
 }
 
 async function stored(id: string) {
-  const [row] = await db.query<{ text: string; version: number }>(
+  const [row] = await ctx.db.query<{ text: string; version: number }>(
     'SELECT text, version FROM configurations WHERE installation_id = $1',
     [id],
   );
@@ -58,7 +48,7 @@ async function stored(id: string) {
 }
 
 async function getView(cookie: string, path: string): Promise<{ version: number; data: View; etag: string }> {
-  const res = await app.inject({ url: path, headers: { cookie } });
+  const res = await ctx.app.inject({ url: path, headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json<{ version: number; data: View }>();
   return { ...body, etag: String(res.headers.etag) };
@@ -217,7 +207,7 @@ async function send(e: Endpoint, cookie: string | null, payload: unknown, ifMatc
   const headers: Record<string, string> = {};
   if (cookie) headers.cookie = cookie;
   if (ifMatch !== undefined) headers['if-match'] = ifMatch;
-  return app.inject({ method: e.method, url: e.url, headers, payload: payload as object });
+  return ctx.app.inject({ method: e.method, url: e.url, headers, payload: payload as object });
 }
 
 /** A change to another section, made through its own endpoint. */
@@ -267,7 +257,7 @@ describe.each(ENDPOINTS)('$method $url', (e) => {
     expect(after.version).toBe(2);
     expect(after.etag).toMatch(/^"2-[\w-]+"$/);
     expect(e.changed(after.data)).toBe(true);
-    const versions = await db.query<{ version: number; author: string; section: string | null }>(
+    const versions = await ctx.db.query<{ version: number; author: string; section: string | null }>(
       'SELECT version, author, section FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
       [id],
     );
@@ -275,7 +265,7 @@ describe.each(ENDPOINTS)('$method $url', (e) => {
       { version: 1, author: 'admin', section: null },
       { version: 2, author: 'user', section: e.kind },
     ]);
-    const audit = await db.query<{ actor: string; address: string; details: Record<string, unknown> }>(
+    const audit = await ctx.db.query<{ actor: string; address: string; details: Record<string, unknown> }>(
       `SELECT actor, address, details FROM audit_log WHERE installation_id = $1 AND action = 'config.save'`,
       [id],
     );
@@ -356,7 +346,7 @@ describe('views', () => {
     const { cookie } = await fresh();
     for (const key of CONFIG_SECTION_KEYS) {
       const { getPath, response } = CONFIG_SECTIONS[key];
-      const res = await app.inject({ url: getPath, headers: { cookie } });
+      const res = await ctx.app.inject({ url: getPath, headers: { cookie } });
       const parsed = response.safeParse(res.json());
       expect(parsed.success, `${getPath}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
     }
@@ -374,11 +364,11 @@ describe('views', () => {
       /<Status>[^<]*<\/Status>/,
       `<Status>${m?.[1] === '1' ? '0' : '1'}</Status>`,
     );
-    await db.query('UPDATE configurations SET text = $2, version = 2 WHERE installation_id = $1', [
+    await ctx.db.query('UPDATE configurations SET text = $2, version = 2 WHERE installation_id = $1', [
       id,
       connectorText,
     ]);
-    await db.query(
+    await ctx.db.query(
       `INSERT INTO configuration_versions (installation_id, version, text, author, section) VALUES ($1, 2, $2, 'connector', 'Sources')`,
       [id, connectorText],
     );
@@ -394,7 +384,7 @@ describe('views', () => {
   it.each(CONFIG_SECTION_KEYS.map((key) => CONFIG_SECTIONS[key].getPath))(
     'GET %s: 401 without session, else {version, data} and ETag',
     async (path) => {
-      expect((await app.inject({ url: path })).statusCode).toBe(401);
+      expect((await ctx.app.inject({ url: path })).statusCode).toBe(401);
       const { cookie } = await fresh();
       const v = await getView(cookie, path);
       expect(v.version).toBe(1);
@@ -405,7 +395,7 @@ describe('views', () => {
 
   it('an unreadable stored document: 422 pointing to the Diagnostic screen, for views and saves', async () => {
     const { id, cookie } = await fresh('<Connexion><Info>');
-    const view = await app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } });
+    const view = await ctx.app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } });
     expect(view.statusCode).toBe(422);
     expect(view.json<{ message: string }>().message).toMatch(/Diagnostic/);
     const save = await send(ENDPOINTS[0] as Endpoint, cookie, { sources: [] });
@@ -423,7 +413,7 @@ describe('secrets', () => {
     expect(secrets.length).toBeGreaterThan(1);
     const bodies: string[] = [];
     for (const e of ENDPOINTS.slice(0, 2)) {
-      const res = await app.inject({ url: e.view, headers: { cookie } });
+      const res = await ctx.app.inject({ url: e.view, headers: { cookie } });
       bodies.push(res.body);
       expect(res.body).toContain(SECRET_PLACEHOLDER);
       const p = e.toPayload(res.json<{ data: View }>().data);
@@ -441,13 +431,13 @@ describe('secrets', () => {
     p.sources[0].MDP = 'Nouveau-Secret-4217';
     const res = await send(e, cookie, p, v.etag);
     expect(res.statusCode).toBe(200);
-    bodies.push(res.body, (await app.inject({ url: e.view, headers: { cookie } })).body);
+    bodies.push(res.body, (await ctx.app.inject({ url: e.view, headers: { cookie } })).body);
     expect((await stored(id)).text).toContain('<MDP>Nouveau-Secret-4217</MDP>');
-    const audit = await db.query('SELECT details FROM audit_log WHERE installation_id = $1', [id]);
+    const audit = await ctx.db.query('SELECT details FROM audit_log WHERE installation_id = $1', [id]);
     expect(JSON.stringify(audit)).not.toContain('Nouveau-Secret');
     expect(logs).not.toContain('Nouveau-Secret');
     for (const b of bodies) expect(b).not.toContain('Nouveau-Secret');
-    const user = await app.inject({ url: '/api/user', headers: { cookie } });
+    const user = await ctx.app.inject({ url: '/api/user', headers: { cookie } });
     bodies.push(user.body);
     for (const s of secrets.filter((x) => x.length > 3)) {
       for (const b of bodies) expect(b).not.toContain(s);
@@ -492,7 +482,7 @@ describe('a stored secret does not follow a change of destination', () => {
     async (c) => {
       const { id, cookie } = await fresh();
       const before = await stored(id);
-      const audits = await db.query('SELECT 1 FROM audit_log WHERE installation_id = $1', [id]);
+      const audits = await ctx.db.query('SELECT 1 FROM audit_log WHERE installation_id = $1', [id]);
       const v = await getView(cookie, c.e.view);
       const p = c.e.toPayload(v.data);
       expect(p[c.rows][0].MDP).toBe(SECRET_PLACEHOLDER);
@@ -506,7 +496,7 @@ describe('a stored secret does not follow a change of destination', () => {
           "Un mot de passe enregistré n'est jamais envoyé vers une autre destination. Rien n'a été enregistré.",
       );
       expect(await stored(id)).toEqual(before);
-      expect(await db.query('SELECT 1 FROM audit_log WHERE installation_id = $1', [id])).toHaveLength(
+      expect(await ctx.db.query('SELECT 1 FROM audit_log WHERE installation_id = $1', [id])).toHaveLength(
         audits.length,
       );
     },
@@ -596,12 +586,12 @@ describe('concurrency, history and cache', () => {
 
   it('backfills the version being replaced when history lacks it', async () => {
     const { id, cookie } = await fresh();
-    await db.query('DELETE FROM configuration_versions WHERE installation_id = $1', [id]);
+    await ctx.db.query('DELETE FROM configuration_versions WHERE installation_id = $1', [id]);
     const e = ENDPOINTS[0] as Endpoint;
     const p = e.toPayload((await getView(cookie, e.view)).data);
     e.change(p);
     expect((await send(e, cookie, p)).statusCode).toBe(200);
-    const rows = await db.query<{ version: number; text: string }>(
+    const rows = await ctx.db.query<{ version: number; text: string }>(
       'SELECT version, text FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
       [id],
     );
@@ -619,18 +609,18 @@ describe('concurrency, history and cache', () => {
 
   it('/api/user and /api/dashboard show the new version right after a save', async () => {
     const { cookie } = await fresh();
-    const user1 = await app.inject({ url: '/api/user', headers: { cookie } });
+    const user1 = await ctx.app.inject({ url: '/api/user', headers: { cookie } });
     expect(user1.json<{ configVersion: number }>().configVersion).toBe(1);
-    await app.inject({ url: '/api/dashboard', headers: { cookie } });
+    await ctx.app.inject({ url: '/api/dashboard', headers: { cookie } });
     const e = ENDPOINTS[0] as Endpoint;
     const p = e.toPayload((await getView(cookie, e.view)).data);
     e.change(p);
     expect((await send(e, cookie, p)).statusCode).toBe(200);
-    const user2 = await app.inject({ url: '/api/user', headers: { cookie } });
+    const user2 = await ctx.app.inject({ url: '/api/user', headers: { cookie } });
     const body = user2.json<{ configVersion: number; ConfigConnecteur: string }>();
     expect(body.configVersion).toBe(2);
     expect(body.ConfigConnecteur).toContain('SRV-TEST-1');
-    const dash = await app.inject({ url: '/api/dashboard', headers: { cookie } });
+    const dash = await ctx.app.inject({ url: '/api/dashboard', headers: { cookie } });
     expect(dash.statusCode).toBe(200);
   });
 
@@ -646,16 +636,16 @@ describe('concurrency, history and cache', () => {
 
 describe('plannings', () => {
   it('GET /api/plannings: 401, then the legacy list {Jour, Heure, Ordre}', async () => {
-    expect((await app.inject({ url: '/api/plannings' })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ url: '/api/plannings' })).statusCode).toBe(401);
     const { cookie } = await fresh();
-    const empty = await app.inject({ url: '/api/plannings', headers: { cookie } });
+    const empty = await ctx.app.inject({ url: '/api/plannings', headers: { cookie } });
     expect(empty.statusCode).toBe(200);
     expect(empty.json()).toEqual([]); // the fixture has no schedule
     const plannings = [
       { day: 3, time: '07:15', type: 'R' },
       { day: 8, time: '22:45', type: 'C' },
     ];
-    const saved = await app.inject({
+    const saved = await ctx.app.inject({
       method: 'POST',
       url: '/api/plannings',
       headers: { cookie },
@@ -664,7 +654,7 @@ describe('plannings', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     const view = await getView(cookie, CONFIG_SECTIONS.planifications.getPath);
     expect(view.data.plannings).toEqual(plannings);
-    const res = await app.inject({ url: '/api/plannings', headers: { cookie } });
+    const res = await ctx.app.inject({ url: '/api/plannings', headers: { cookie } });
     // Jour as text, as the earlier server gave it.
     expect(ZPlanningsList.parse(res.json())).toEqual([
       { Jour: '3', Heure: '07:15', Ordre: 'R' },
@@ -674,7 +664,7 @@ describe('plannings', () => {
 
   it('POST /api/plannings stores the time zone in the document and on the installation', async () => {
     const { syncId, cookie } = await fresh();
-    const res = await app.inject({
+    const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/plannings',
       headers: { cookie },
@@ -696,16 +686,16 @@ describe('plannings', () => {
         serial: 'DEMO-EB15-AB22-A1BA-5B66',
       },
     });
-    const inst = await findInstallationBySyncId(db, syncId);
+    const inst = await findInstallationBySyncId(ctx.db, syncId);
     expect(inst?.timeZone).toBe('America/New_York');
     expect(inst?.timeZoneLabel).toBe('America/New_York');
-    const list = await app.inject({ url: '/api/plannings', headers: { cookie } });
+    const list = await ctx.app.inject({ url: '/api/plannings', headers: { cookie } });
     expect(list.json()).toEqual([{ Jour: '8', Heure: '06:00', Ordre: 'C' }]);
   });
 
   it('a failed schedule save carries the error field the legacy screen reads', async () => {
     const { cookie } = await fresh();
-    const res = await app.inject({
+    const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/plannings',
       headers: { cookie },
@@ -764,7 +754,7 @@ describe('terminal', () => {
 
 describe("what the earlier console's client sends", () => {
   const post = (cookie: string, url: string, payload: object) =>
-    app.inject({ method: 'POST', url, headers: { cookie }, payload });
+    ctx.app.inject({ method: 'POST', url, headers: { cookie }, payload });
 
   it('exclusions: ART, CLI, FOU without labels are saved as the three family types, labelled from the Data lists', async () => {
     const { cookie } = await fresh();

@@ -1,31 +1,18 @@
 import { CONFIG_SECTIONS, ZRepairResponse, ZXmlStatusResponse } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
-import type { Db } from '../../db/types.ts';
+import { describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, testApp, useTestApp } from '../../../test/helpers/app.ts';
 
-let db: Db;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db);
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp();
 
 let counter = 0;
 async function fresh(configText = FIXTURE_CONFIG) {
   const syncId = `DBG${++counter}`;
-  const { installation } = await addInstallation(db, { syncId, configText });
-  return { id: installation.id, cookie: await signIn(app, syncId) };
+  const { installation } = await addInstallation(ctx.db, { syncId, configText });
+  return { id: installation.id, cookie: await signIn(ctx.app, syncId) };
 }
 
 async function stored(id: string) {
-  const [row] = await db.query<{ text: string; version: number }>(
+  const [row] = await ctx.db.query<{ text: string; version: number }>(
     'SELECT text, version FROM configurations WHERE installation_id = $1',
     [id],
   );
@@ -33,25 +20,25 @@ async function stored(id: string) {
 }
 
 async function history(id: string) {
-  return db.query<{ version: number; text: string; author: string; section: string | null }>(
+  return ctx.db.query<{ version: number; text: string; author: string; section: string | null }>(
     'SELECT version, text, author, section FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
     [id],
   );
 }
 
 const repair = (cookie: string) =>
-  app.inject({ method: 'POST', url: '/api/debug/repair-xml', headers: { cookie }, payload: {} });
-const status = (cookie: string) => app.inject({ url: '/api/debug/xml-status', headers: { cookie } });
+  ctx.app.inject({ method: 'POST', url: '/api/debug/repair-xml', headers: { cookie }, payload: {} });
+const status = (cookie: string) => ctx.app.inject({ url: '/api/debug/xml-status', headers: { cookie } });
 
 // First text end tag of the fixture on its own line: `<Serveur>…</Serveur>` of the first Source.
 const firstServeur = /<Serveur>([^<]*)<\/Serveur>/;
 
 describe('debug', () => {
   it('401 without a session', async () => {
-    expect((await app.inject({ url: '/api/debug/xml-status' })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'POST', url: '/api/debug/repair-xml', payload: {} })).statusCode).toBe(
-      401,
-    );
+    expect((await ctx.app.inject({ url: '/api/debug/xml-status' })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: '/api/debug/repair-xml', payload: {} })).statusCode,
+    ).toBe(401);
   });
 
   it('GET /api/debug/xml-status: the diagnostic of the stored text', async () => {
@@ -74,9 +61,9 @@ describe('debug', () => {
     const { id, cookie } = await fresh(broken);
     const before = ZXmlStatusResponse.parse((await status(cookie)).json());
     expect(before.isValid).toBe(false);
-    expect((await app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } })).statusCode).toBe(
-      422,
-    );
+    expect(
+      (await ctx.app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } })).statusCode,
+    ).toBe(422);
 
     const res = await repair(cookie);
     expect(res.statusCode, res.body).toBe(200);
@@ -95,10 +82,10 @@ describe('debug', () => {
     expect((await stored(id))?.version).toBe(2);
     expect(ZXmlStatusResponse.parse((await status(cookie)).json()).isValid).toBe(true);
     // The views read the repaired version at once.
-    expect((await app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } })).statusCode).toBe(
-      200,
-    );
-    const [audit] = await db.query<{ details: Record<string, unknown> }>(
+    expect(
+      (await ctx.app.inject({ url: CONFIG_SECTIONS.sources.getPath, headers: { cookie } })).statusCode,
+    ).toBe(200);
+    const [audit] = await ctx.db.query<{ details: Record<string, unknown> }>(
       `SELECT details FROM audit_log WHERE installation_id = $1 AND action = 'config.repair'`,
       [id],
     );
@@ -180,11 +167,11 @@ describe('secrets in the diagnostic', () => {
     const { id } = await fresh(broken);
     let saves = 0;
     // The repair runs off the request thread: a save lands meanwhile, once.
-    const racing = await testApp(db, {
+    const racing = await testApp(ctx.db, {
       offload: {
         run: async (task, input) => {
           if (task.name === 'debug.repair' && saves++ === 0) {
-            const [row] = await db.query<{ version: number }>(
+            const [row] = await ctx.db.query<{ version: number }>(
               'SELECT version FROM configurations WHERE installation_id = $1',
               [id],
             );
@@ -192,11 +179,10 @@ describe('secrets in the diagnostic', () => {
               '<Connexion>',
               '<Connexion><!-- enregistré pendant la réparation -->',
             );
-            await db.query('UPDATE configurations SET text = $2, version = $3 WHERE installation_id = $1', [
-              id,
-              saved,
-              (row?.version ?? 0) + 1,
-            ]);
+            await ctx.db.query(
+              'UPDATE configurations SET text = $2, version = $3 WHERE installation_id = $1',
+              [id, saved, (row?.version ?? 0) + 1],
+            );
           }
           return task.run(input);
         },

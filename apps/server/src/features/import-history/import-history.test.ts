@@ -11,10 +11,8 @@ import {
 } from '@synchro/contracts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, useTestApp } from '../../../test/helpers/app.ts';
 import {
   insertRecords,
   insertRecordSeries,
@@ -22,7 +20,6 @@ import {
   type Query,
   withQuery,
 } from '../../../test/helpers/history.ts';
-import type { Db } from '../../db/types.ts';
 
 /** The sanitised real record (byte order mark, CRLF), as config-xml's tests keep it. */
 const REAL_RECORD = join(
@@ -30,29 +27,19 @@ const REAL_RECORD = join(
   '../../../../../packages/config-xml/test/fixtures/enreg-devis.xml',
 );
 
-let db: Db;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db);
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp();
 
 let counter = 0;
 async function fresh(configText = FIXTURE_CONFIG) {
   const syncId = `HIST${++counter}`;
-  const { installation, connectorToken } = await addInstallation(db, { syncId, configText });
-  return { id: installation.id, syncId, token: connectorToken, cookie: await signIn(app, syncId) };
+  const { installation, connectorToken } = await addInstallation(ctx.db, { syncId, configText });
+  return { id: installation.id, syncId, token: connectorToken, cookie: await signIn(ctx.app, syncId) };
 }
 
 const url = withQuery;
 
 async function list(cookie: string, query: Query = {}): Promise<TSyncHistoryPage> {
-  const res = await app.inject({ url: url(SYNC_HISTORY_PATH, query), headers: { cookie } });
+  const res = await ctx.app.inject({ url: url(SYNC_HISTORY_PATH, query), headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   return ZSyncHistoryPage.parse(res.json());
 }
@@ -61,7 +48,7 @@ const ids = (page: TSyncHistoryPage) => page.data.map((r) => r.IDInterne);
 
 /** The ids the database gives for the same filters, newest first (the truth the pages must match). */
 async function truth(installationId: string, where = 'true'): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
+  const rows = await ctx.db.query<{ id: string }>(
     `SELECT id_interne AS id FROM import_records WHERE installation_id = $1 AND ${where}
      ORDER BY date_heure DESC, id DESC`,
     [installationId],
@@ -70,7 +57,7 @@ async function truth(installationId: string, where = 'true'): Promise<string[]> 
 }
 
 async function stored(installationId: string, idInterne: string) {
-  const [row] = await db.query<{ etat: number; enreg: string; updated_at: Date }>(
+  const [row] = await ctx.db.query<{ etat: number; enreg: string; updated_at: Date }>(
     'SELECT etat, enreg, updated_at FROM import_records WHERE installation_id = $1 AND id_interne = $2',
     [installationId, idInterne],
   );
@@ -78,7 +65,7 @@ async function stored(installationId: string, idInterne: string) {
 }
 
 async function audits(installationId: string, action: string) {
-  return db.query<{ details: Record<string, unknown>; actor: string }>(
+  return ctx.db.query<{ details: Record<string, unknown>; actor: string }>(
     'SELECT details, actor FROM audit_log WHERE installation_id = $1 AND action = $2 ORDER BY id',
     [installationId, action],
   );
@@ -95,14 +82,14 @@ describe('GET /api/sync-history: the list', () => {
       ['GET', syncHistoryRecordPath('X', 'log')],
       ['GET', '/api/exports/sync-history.csv'],
     ] as const) {
-      const res = await app.inject({ method, url: path, ...(method === 'GET' ? {} : { payload: {} }) });
+      const res = await ctx.app.inject({ method, url: path, ...(method === 'GET' ? {} : { payload: {} }) });
       expect(res.statusCode, `${method} ${path}`).toBe(401);
     }
   });
 
   it('newest first, the seven fields and hasFile/hasLog, never the XML, the log or the file', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [
+    await insertRecords(ctx.db, id, [
       { IDInterne: 'OLD', DateHeure: '2025-01-10T08:00:00Z', Log: 'Import rÃ©ussi' },
       {
         IDInterne: 'NEW',
@@ -150,15 +137,15 @@ describe('GET /api/sync-history: the list', () => {
   it('shows only the signed-in installation’s records', async () => {
     const a = await fresh();
     const b = await fresh();
-    await insertRecords(db, a.id, [{ IDInterne: 'MINE', DateHeure: '2025-01-10T08:00:00Z' }]);
-    await insertRecords(db, b.id, [{ IDInterne: 'THEIRS', DateHeure: '2025-01-10T08:00:00Z' }]);
+    await insertRecords(ctx.db, a.id, [{ IDInterne: 'MINE', DateHeure: '2025-01-10T08:00:00Z' }]);
+    await insertRecords(ctx.db, b.id, [{ IDInterne: 'THEIRS', DateHeure: '2025-01-10T08:00:00Z' }]);
     expect(ids(await list(a.cookie))).toEqual(['MINE']);
     expect(ids(await list(a.cookie, { search: 'THEIRS' }))).toEqual([]);
   });
 
   it('caps the page size at 100; invalid paging values are a French 400', async () => {
     const { id, cookie } = await fresh();
-    await insertRecordSeries(db, id, {
+    await insertRecordSeries(ctx.db, id, {
       prefix: 'C',
       count: 130,
       newest: '2025-06-01T12:00:00Z',
@@ -175,7 +162,7 @@ describe('GET /api/sync-history: the list', () => {
       { errorOnly: 'peut-être' },
       { date: '31/12/2025' },
     ]) {
-      const res = await app.inject({ url: url(SYNC_HISTORY_PATH, bad), headers: { cookie } });
+      const res = await ctx.app.inject({ url: url(SYNC_HISTORY_PATH, bad), headers: { cookie } });
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       expect(res.json().message).toMatch(/^Requête invalide\. /);
     }
@@ -190,7 +177,7 @@ describe('paging', () => {
     inst = await fresh();
     // 9 000 rows over six months (one every 29 minutes), every other one in error, and 5 rows
     // sharing one time: pages far from both ends start from the day counters.
-    await insertRecordSeries(db, inst.id, {
+    await insertRecordSeries(ctx.db, inst.id, {
       prefix: 'P',
       count: 9000,
       newest: '2025-06-01T12:00:00Z',
@@ -198,7 +185,7 @@ describe('paging', () => {
       errorEvery: 2,
     });
     await insertRecords(
-      db,
+      ctx.db,
       inst.id,
       ['T1', 'T2', 'T3', 'T4', 'T5'].map((IDInterne) => ({ IDInterne, DateHeure: '2025-05-20T10:00:00Z' })),
     );
@@ -270,10 +257,10 @@ describe('paging', () => {
 
   it('Précédent to page 1 reads the newest rows again', async () => {
     const second = await list(inst.cookie, { page: 2 });
-    await insertRecords(db, inst.id, [{ IDInterne: 'ARRIVED', DateHeure: '2025-06-02T00:00:00Z' }]);
+    await insertRecords(ctx.db, inst.id, [{ IDInterne: 'ARRIVED', DateHeure: '2025-06-02T00:00:00Z' }]);
     const first = await list(inst.cookie, { page: 1, cursor: second.previousCursor ?? '' });
     expect(ids(first)[0]).toBe('ARRIVED');
-    await db.query(`DELETE FROM import_records WHERE installation_id = $1 AND id_interne = 'ARRIVED'`, [
+    await ctx.db.query(`DELETE FROM import_records WHERE installation_id = $1 AND id_interne = 'ARRIVED'`, [
       inst.id,
     ]);
   });
@@ -285,7 +272,7 @@ describe('paging', () => {
     const decoded = Buffer.from(body, 'base64url').toString();
     const forged = Buffer.from(decoded.replace(/"\d+"\]$/, '"1"]')).toString('base64url');
     const other = await fresh();
-    await insertRecordSeries(db, other.id, {
+    await insertRecordSeries(ctx.db, other.id, {
       prefix: 'O',
       count: 30,
       newest: '2025-06-01T12:00:00Z',
@@ -315,7 +302,7 @@ describe('paging', () => {
       ['used by the other installation', { page: 2, cursor }, 'STALE_CURSOR', other.cookie],
     ];
     for (const [name, query, code, cookie] of cases) {
-      const res = await app.inject({
+      const res = await ctx.app.inject({
         url: url(SYNC_HISTORY_PATH, { pageSize: 10, ...query }),
         headers: { cookie },
       });
@@ -330,7 +317,7 @@ describe('paging', () => {
 describe('filters', () => {
   it('date: the calendar day of the display zone, winter, summer and both clock changes', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [
+    await insertRecords(ctx.db, id, [
       { IDInterne: 'SAT-LAST', DateHeure: '2025-03-29T22:59:59.999Z' }, // 23:59:59 on the 29th, Paris
       { IDInterne: 'SUN-FIRST', DateHeure: '2025-03-29T23:00:00Z' }, // 00:00 on the 30th (CET)
       { IDInterne: 'SUN-LAST', DateHeure: '2025-03-30T21:59:59Z' }, // 23:59:59 on the 30th (CEST)
@@ -359,7 +346,7 @@ describe('filters', () => {
       '<FuseauHoraire>America/New_York</FuseauHoraire>',
     );
     const { id, cookie } = await fresh(config);
-    await insertRecords(db, id, [
+    await insertRecords(ctx.db, id, [
       { IDInterne: 'A', DateHeure: '2025-03-09T04:59:59Z' }, // 23:59:59 on 08/03 EST
       { IDInterne: 'B', DateHeure: '2025-03-09T05:00:00Z' }, // 00:00 on 09/03 EST
       { IDInterne: 'C', DateHeure: '2025-03-10T03:59:59Z' }, // 23:59:59 on 09/03 EDT (a 23-hour day)
@@ -374,7 +361,7 @@ describe('filters', () => {
 
   it('search: reference, record type and processing type; case and accents ignored; wildcards literal', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [
+    await insertRecords(ctx.db, id, [
       {
         IDInterne: 'R1',
         DateHeure: '2025-01-01T10:00:00Z',
@@ -420,7 +407,7 @@ describe('filters', () => {
 
   it('errors only, one day and a search together; a new filter starts at page 1', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [
+    await insertRecords(ctx.db, id, [
       { IDInterne: 'E-DAY-DEVIS', DateHeure: '2025-02-03T09:00:00Z', Etat: -1, TypeEnreg: 'DocumentDEVIS' },
       { IDInterne: 'E-DAY-GED', DateHeure: '2025-02-03T10:00:00Z', Etat: -1, TypeEnreg: 'GED' },
       { IDInterne: 'OK-DAY-DEVIS', DateHeure: '2025-02-03T11:00:00Z', Etat: 1, TypeEnreg: 'DocumentDEVIS' },
@@ -444,7 +431,7 @@ describe('filters', () => {
 
   it('a search matching more than 1 000 rows is counted up to that bound (totalExact false)', async () => {
     const { id, cookie } = await fresh();
-    await insertRecordSeries(db, id, {
+    await insertRecordSeries(ctx.db, id, {
       prefix: 'MANY',
       count: 1_050,
       newest: '2025-06-01T12:00:00Z',
@@ -459,9 +446,14 @@ describe('filters', () => {
 
 describe('PATCH /api/sync-history/{id}/status', () => {
   const patch = (cookie: string, id: string, payload: Record<string, unknown>) =>
-    app.inject({ method: 'PATCH', url: syncHistoryRecordPath(id, 'status'), headers: { cookie }, payload });
+    ctx.app.inject({
+      method: 'PATCH',
+      url: syncHistoryRecordPath(id, 'status'),
+      headers: { cookie },
+      payload,
+    });
   const queue = async (token: string) => {
-    const res = await app.inject({
+    const res = await ctx.app.inject({
       url: '/api/connector/v1/import-records/queue',
       headers: { authorization: `Bearer ${token}` },
     });
@@ -471,7 +463,7 @@ describe('PATCH /api/sync-history/{id}/status', () => {
 
   it('cycles 0 → 1 → −1 → 0: 0 puts the record back in the import queue, 1 and −1 take it out; audited', async () => {
     const { id, cookie, token } = await fresh();
-    await insertRecords(db, id, [
+    await insertRecords(ctx.db, id, [
       { IDInterne: 'Q1', DateHeure: '2025-01-01T10:00:00Z', Etat: 0 },
       { IDInterne: 'Q2', DateHeure: '2025-01-01T11:00:00Z', Etat: 1 },
     ]);
@@ -514,7 +506,7 @@ describe('PATCH /api/sync-history/{id}/status', () => {
 
   it('refuses another value in French, changing nothing', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [{ IDInterne: 'V', DateHeure: '2025-01-01T10:00:00Z', Etat: 1 }]);
+    await insertRecords(ctx.db, id, [{ IDInterne: 'V', DateHeure: '2025-01-01T10:00:00Z', Etat: 1 }]);
     for (const payload of [{ newStatus: 2 }, { newStatus: 'oui' }, {}, { newStatus: null }]) {
       const res = await patch(cookie, 'V', payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
@@ -526,7 +518,7 @@ describe('PATCH /api/sync-history/{id}/status', () => {
   it('another installation’s id, an unknown id and a malformed one: 404, nothing changed', async () => {
     const a = await fresh();
     const b = await fresh();
-    await insertRecords(db, b.id, [{ IDInterne: 'B-ONLY', DateHeure: '2025-01-01T10:00:00Z', Etat: 1 }]);
+    await insertRecords(ctx.db, b.id, [{ IDInterne: 'B-ONLY', DateHeure: '2025-01-01T10:00:00Z', Etat: 1 }]);
     for (const target of ['B-ONLY', 'UNKNOWN', 'x'.repeat(101), 'bad\u0001id', ' ']) {
       const res = await patch(a.cookie, target, { newStatus: 0 });
       expect(res.statusCode, target).toBe(404);
@@ -538,7 +530,7 @@ describe('PATCH /api/sync-history/{id}/status', () => {
 
   it('an id with slashes, spaces and accents is reached through its encoded path', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [{ IDInterne: 'A/B é?#%', DateHeure: '2025-01-01T10:00:00Z', Etat: 1 }]);
+    await insertRecords(ctx.db, id, [{ IDInterne: 'A/B é?#%', DateHeure: '2025-01-01T10:00:00Z', Etat: 1 }]);
     const res = await patch(cookie, 'A/B é?#%', { newStatus: -1 });
     expect(res.statusCode, res.body).toBe(200);
     expect((await stored(id, 'A/B é?#%'))?.etat).toBe(-1);
@@ -547,16 +539,16 @@ describe('PATCH /api/sync-history/{id}/status', () => {
 
 describe('GET and PUT /api/sync-history/{id}/xml', () => {
   const getXml = (cookie: string, id: string) =>
-    app.inject({ url: syncHistoryRecordPath(id, 'xml'), headers: { cookie } });
+    ctx.app.inject({ url: syncHistoryRecordPath(id, 'xml'), headers: { cookie } });
   const putXml = (cookie: string, id: string, payload: Record<string, unknown>) =>
-    app.inject({ method: 'PUT', url: syncHistoryRecordPath(id, 'xml'), headers: { cookie }, payload });
+    ctx.app.inject({ method: 'PUT', url: syncHistoryRecordPath(id, 'xml'), headers: { cookie }, payload });
 
   // The record as the connector stores it: UTF-8 bytes read as Latin-1 (Léa → LÃ©a).
   const STORED = `<SyncNuxiDev><Table>ged</Table><Enregistrement><Nom>LÃ©a &amp; Fils</Nom><NomDocument>Devis signÃ©.pdf</NomDocument><BinaireDocument>JVBERi0xLjQK</BinaireDocument></Enregistrement></SyncNuxiDev>`;
 
   it('GET: decoded for display, with the attached documents’ names and sizes', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [{ IDInterne: 'X1', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
+    await insertRecords(ctx.db, id, [{ IDInterne: 'X1', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
     const res = await getXml(cookie, 'X1');
     expect(res.statusCode, res.body).toBe(200);
     const view = ZSyncHistoryXml.parse(res.json());
@@ -576,7 +568,7 @@ describe('GET and PUT /api/sync-history/{id}/xml', () => {
 
   it('PUT: stored back in the connector’s convention (an unchanged text round-trips byte for byte), audited', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [{ IDInterne: 'X2', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
+    await insertRecords(ctx.db, id, [{ IDInterne: 'X2', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
     const shown = ZSyncHistoryXml.parse((await getXml(cookie, 'X2')).json()).enreg;
 
     let res = await putXml(cookie, 'X2', { xml: shown });
@@ -604,12 +596,12 @@ describe('GET and PUT /api/sync-history/{id}/xml', () => {
     const { id, cookie } = await fresh();
     const real = readFileSync(REAL_RECORD, 'utf8');
     expect(real.charCodeAt(0)).toBe(0xfeff);
-    await insertRecords(db, id, [{ IDInterne: 'BOM', DateHeure: '2025-01-01T10:00:00Z', Enreg: real }]);
+    await insertRecords(ctx.db, id, [{ IDInterne: 'BOM', DateHeure: '2025-01-01T10:00:00Z', Enreg: real }]);
     const view = ZSyncHistoryXml.parse((await getXml(cookie, 'BOM')).json());
     expect(view.enreg.charCodeAt(0)).toBe(0xfeff);
     const res = await putXml(cookie, 'BOM', { xml: view.enreg });
     expect(res.statusCode, res.body).toBe(200);
-    const [row] = await db.query<{ same: boolean }>(
+    const [row] = await ctx.db.query<{ same: boolean }>(
       `SELECT enreg = $3 AS same FROM import_records WHERE installation_id = $1 AND id_interne = $2`,
       [id, 'BOM', real],
     );
@@ -627,7 +619,7 @@ describe('GET and PUT /api/sync-history/{id}/xml', () => {
     ['300 levels', `${'<a>'.repeat(300)}${'</a>'.repeat(300)}`],
   ])('PUT refuses %s with a French 400 (error field too), nothing written', async (_name, xml) => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [{ IDInterne: 'X3', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
+    await insertRecords(ctx.db, id, [{ IDInterne: 'X3', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
     const res = await putXml(cookie, 'X3', { xml });
     expect(res.statusCode, res.body).toBe(400);
     const body = ZSyncHistoryXmlError.parse(res.json());
@@ -639,7 +631,7 @@ describe('GET and PUT /api/sync-history/{id}/xml', () => {
 
   it('PUT over 50 MB: 413 with the spec’s message and the size, nothing written', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [{ IDInterne: 'BIG', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
+    await insertRecords(ctx.db, id, [{ IDInterne: 'BIG', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
     const xml = `<r>${'A'.repeat(51 * 1024 * 1024)}</r>`;
     const res = await putXml(cookie, 'BIG', { xml });
     expect(res.statusCode).toBe(413);
@@ -658,9 +650,11 @@ describe('GET and PUT /api/sync-history/{id}/xml', () => {
 
   it('PUT with a body beyond the route’s limit: the same 413', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [{ IDInterne: 'HUGE', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
+    await insertRecords(ctx.db, id, [
+      { IDInterne: 'HUGE', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED },
+    ]);
     const payload = `{"xml":"${'A'.repeat(101 * 1024 * 1024)}"}`;
-    const res = await app.inject({
+    const res = await ctx.app.inject({
       method: 'PUT',
       url: syncHistoryRecordPath('HUGE', 'xml'),
       headers: { cookie, 'content-type': 'application/json' },
@@ -676,7 +670,9 @@ describe('GET and PUT /api/sync-history/{id}/xml', () => {
   it('other installation’s, unknown and malformed ids: 404 on GET and PUT, nothing written', async () => {
     const a = await fresh();
     const b = await fresh();
-    await insertRecords(db, b.id, [{ IDInterne: 'B-X', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED }]);
+    await insertRecords(ctx.db, b.id, [
+      { IDInterne: 'B-X', DateHeure: '2025-01-01T10:00:00Z', Enreg: STORED },
+    ]);
     for (const target of ['B-X', 'NOPE', 'y'.repeat(101)]) {
       expect((await getXml(a.cookie, target)).statusCode, target).toBe(404);
       const res = await putXml(a.cookie, target, { xml: SIMPLE_ENREG });
@@ -691,7 +687,7 @@ describe('GET /api/sync-history/{id}/file and /log', () => {
   it('the file with its name in Content-Disposition (non-ASCII with filename*)', async () => {
     const { id, cookie } = await fresh();
     const content = Buffer.from('%PDF-1.4 contenu');
-    await insertRecords(db, id, [
+    await insertRecords(ctx.db, id, [
       {
         IDInterne: 'F1',
         DateHeure: '2025-01-01T10:00:00Z',
@@ -704,18 +700,18 @@ describe('GET /api/sync-history/{id}/file and /log', () => {
       },
       { IDInterne: 'F3', DateHeure: '2025-01-01T10:00:00Z', file: { name: 'plain.bin', content } },
     ]);
-    let res = await app.inject({ url: syncHistoryRecordPath('F1', 'file'), headers: { cookie } });
+    let res = await ctx.app.inject({ url: syncHistoryRecordPath('F1', 'file'), headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(content)).toBe(true);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe(
       `attachment; filename="Devis signe final.pdf"; filename*=UTF-8''Devis%20sign%C3%A9%20final.pdf`,
     );
-    res = await app.inject({ url: syncHistoryRecordPath('F2', 'file'), headers: { cookie } });
+    res = await ctx.app.inject({ url: syncHistoryRecordPath('F2', 'file'), headers: { cookie } });
     expect(res.headers['content-disposition']).toBe('attachment; filename="evilX-Injected: 1.png"');
     expect(res.headers['x-injected']).toBeUndefined();
     expect(res.headers['content-type']).toBe('image/png');
-    res = await app.inject({ url: syncHistoryRecordPath('F3', 'file'), headers: { cookie } });
+    res = await ctx.app.inject({ url: syncHistoryRecordPath('F3', 'file'), headers: { cookie } });
     expect(res.headers['content-type']).toBe('application/octet-stream');
     expect(res.headers['content-disposition']).toBe('attachment; filename="plain.bin"');
   });
@@ -723,8 +719,8 @@ describe('GET /api/sync-history/{id}/file and /log', () => {
   it('404 with the spec’s message when there is no file, or the record is not this installation’s', async () => {
     const a = await fresh();
     const b = await fresh();
-    await insertRecords(db, a.id, [{ IDInterne: 'NOFILE', DateHeure: '2025-01-01T10:00:00Z' }]);
-    await insertRecords(db, b.id, [
+    await insertRecords(ctx.db, a.id, [{ IDInterne: 'NOFILE', DateHeure: '2025-01-01T10:00:00Z' }]);
+    await insertRecords(ctx.db, b.id, [
       {
         IDInterne: 'B-FILE',
         DateHeure: '2025-01-01T10:00:00Z',
@@ -732,7 +728,7 @@ describe('GET /api/sync-history/{id}/file and /log', () => {
       },
     ]);
     for (const target of ['NOFILE', 'B-FILE', 'UNKNOWN', 'z'.repeat(200)]) {
-      const res = await app.inject({
+      const res = await ctx.app.inject({
         url: syncHistoryRecordPath(target, 'file'),
         headers: { cookie: a.cookie },
       });
@@ -746,21 +742,23 @@ describe('GET /api/sync-history/{id}/file and /log', () => {
   it('the log decoded as text; an empty log is an empty text; 404 for others’ records', async () => {
     const a = await fresh();
     const b = await fresh();
-    await insertRecords(db, a.id, [
+    await insertRecords(ctx.db, a.id, [
       { IDInterne: 'L1', DateHeure: '2025-01-01T10:00:00Z', Log: 'Import rÃ©ussi\r\nÃ‰tape 2 : terminÃ©e' },
       { IDInterne: 'L2', DateHeure: '2025-01-01T10:00:00Z' },
     ]);
-    await insertRecords(db, b.id, [{ IDInterne: 'B-L', DateHeure: '2025-01-01T10:00:00Z', Log: 'secret' }]);
+    await insertRecords(ctx.db, b.id, [
+      { IDInterne: 'B-L', DateHeure: '2025-01-01T10:00:00Z', Log: 'secret' },
+    ]);
     // As our screens ask for it (api.text): text. Other clients get a JSON string (test/earlier-client.test.ts).
     const asText = { cookie: a.cookie, accept: 'text/plain' };
-    let res = await app.inject({ url: syncHistoryRecordPath('L1', 'log'), headers: asText });
+    let res = await ctx.app.inject({ url: syncHistoryRecordPath('L1', 'log'), headers: asText });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.body).toBe('Import réussi\r\nÉtape 2 : terminée');
-    res = await app.inject({ url: syncHistoryRecordPath('L2', 'log'), headers: asText });
+    res = await ctx.app.inject({ url: syncHistoryRecordPath('L2', 'log'), headers: asText });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
-    res = await app.inject({ url: syncHistoryRecordPath('B-L', 'log'), headers: asText });
+    res = await ctx.app.inject({ url: syncHistoryRecordPath('B-L', 'log'), headers: asText });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('secret');
   });
@@ -768,14 +766,17 @@ describe('GET /api/sync-history/{id}/file and /log', () => {
 
 describe('GET /api/exports/sync-history.csv', () => {
   const csv = async (cookie: string, query: Query = {}) => {
-    const res = await app.inject({ url: url('/api/exports/sync-history.csv', query), headers: { cookie } });
+    const res = await ctx.app.inject({
+      url: url('/api/exports/sync-history.csv', query),
+      headers: { cookie },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res;
   };
 
   it('BOM, French headers, `;`, quoted texts, neutralised formulas, times with their offset, filters', async () => {
     const { id, cookie } = await fresh();
-    await insertRecords(db, id, [
+    await insertRecords(ctx.db, id, [
       {
         IDInterne: 'W',
         DateHeure: '2025-01-15T08:05:09Z',
@@ -828,7 +829,7 @@ describe('GET /api/exports/sync-history.csv', () => {
 
   it('streams thousands of rows in order, batch after batch', async () => {
     const { id, cookie } = await fresh();
-    await insertRecordSeries(db, id, {
+    await insertRecordSeries(ctx.db, id, {
       prefix: 'E',
       count: 12_345,
       newest: '2025-06-01T12:00:00Z',

@@ -1,9 +1,8 @@
 import { parseRecord } from '@synchro/config-xml';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, testApp, useTestApp } from '../../../test/helpers/app.ts';
 import { connectorCall, connectorInstallation } from '../../../test/helpers/connector.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
 import {
   answering,
   automateAnswer,
@@ -12,7 +11,6 @@ import {
   scriptedAutomate,
   type ScriptedAutomate,
 } from '../../../test/helpers/scripted-automate.ts';
-import type { Db } from '../../db/types.ts';
 import { automateHostPort } from '../../domain/automate-registrations.ts';
 import { BUSY_MESSAGE, NO_AUTOMATE_MESSAGE, NOT_PREMIUM_MESSAGE, UNREACHABLE_MESSAGE } from './messages.ts';
 
@@ -23,21 +21,12 @@ import { BUSY_MESSAGE, NO_AUTOMATE_MESSAGE, NOT_PREMIUM_MESSAGE, UNREACHABLE_MES
  * embedded database).
  */
 
-let db: Db;
-let app: FastifyInstance;
 const peers: { close(): Promise<void> }[] = [];
 const loopback: Parameters<typeof testApp>[1] = { automateNetworks: 'loopback' };
 
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db, loopback);
-});
+const ctx = useTestApp(loopback);
 afterEach(async () => {
   await Promise.all(peers.splice(0).map((p) => p.close()));
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
 });
 
 async function automate(handler: Parameters<typeof scriptedAutomate>[0]): Promise<ScriptedAutomate> {
@@ -51,19 +40,19 @@ let counter = 0;
 /** A premium installation whose automate registered at 127.0.0.1:port (through the connector API). */
 async function installationAt(port: number, extra: Parameters<typeof connectorInstallation>[2] = {}) {
   counter += 1;
-  const inst = await connectorInstallation(db, `ORDER${String(counter).padStart(3, '0')}`, extra);
-  const res = await connectorCall(app, 'POST', '/automate', inst.token, {
+  const inst = await connectorInstallation(ctx.db, `ORDER${String(counter).padStart(3, '0')}`, extra);
+  const res = await connectorCall(ctx.app, 'POST', '/automate', inst.token, {
     port,
     ip: '127.0.0.1',
     version: '6.11.23.9',
     machineName: 'SRV-ERP',
   });
   expect(res.statusCode, res.body).toBe(200);
-  const cookie = await signIn(app, inst.syncId);
+  const cookie = await signIn(ctx.app, inst.syncId);
   return { ...inst, cookie };
 }
 
-async function order(cookie: string, type: string, on: FastifyInstance = app) {
+async function order(cookie: string, type: string, on: FastifyInstance = ctx.app) {
   const res = await on.inject({
     method: 'POST',
     url: '/api/sync-automate',
@@ -75,7 +64,7 @@ async function order(cookie: string, type: string, on: FastifyInstance = app) {
 }
 
 async function lastAudit(installationId: string) {
-  const [row] = await db.query<{ details: Record<string, unknown>; actor: string; address: string }>(
+  const [row] = await ctx.db.query<{ details: Record<string, unknown>; actor: string; address: string }>(
     `SELECT details, actor, address FROM audit_log
      WHERE installation_id = $1 AND action = 'sync-automate.request' ORDER BY id DESC LIMIT 1`,
     [installationId],
@@ -84,7 +73,7 @@ async function lastAudit(installationId: string) {
 }
 
 async function ordersOf(installationId: string) {
-  return db.query<{
+  return ctx.db.query<{
     id: string;
     type: string;
     outcome: string | null;
@@ -345,8 +334,8 @@ describe('refusals before any order leaves', () => {
   });
 
   it('no automate registered', async () => {
-    await addInstallation(db, { syncId: 'NOAUTO01' });
-    const cookie = await signIn(app, 'NOAUTO01');
+    await addInstallation(ctx.db, { syncId: 'NOAUTO01' });
+    const cookie = await signIn(ctx.app, 'NOAUTO01');
     expect(await order(cookie, 'R')).toEqual({
       retSync: 0,
       retInfo: NO_AUTOMATE_MESSAGE,
@@ -356,11 +345,11 @@ describe('refusals before any order leaves', () => {
   });
 
   it('an address the policy refuses (checked again at order time): a private one under the default policy', async () => {
-    const strict = await testApp(db); // default policy: public (and loopback for DEMOA001 on the embedded database)
+    const strict = await testApp(ctx.db); // default policy: public (and loopback for DEMOA001 on the embedded database)
     try {
-      const inst = await connectorInstallation(db, 'PRIVATE01');
+      const inst = await connectorInstallation(ctx.db, 'PRIVATE01');
       // Registered when AUTOMATE_NETWORKS allowed it; the setting has changed since.
-      await db.query(
+      await ctx.db.query(
         `INSERT INTO automate_registrations (installation_id, ip, port, version, machine_name, reported_at)
          VALUES ($1, '10.0.0.5', 8080, '6.11.23.9', 'SRV', now())`,
         [inst.id],
@@ -383,7 +372,7 @@ describe('refusals before any order leaves', () => {
   it('a loopback address registered earlier is refused at order time under the default policy, on both databases: the peer receives nothing', async () => {
     const peer = await automate(answering(automateAnswer(1, 'OK')));
     const inst = await installationAt(peer.port); // registered while AUTOMATE_NETWORKS=loopback
-    const strict = await testApp(db);
+    const strict = await testApp(ctx.db);
     try {
       const answer = await order(await signIn(strict, inst.syncId), 'C', strict);
       expect(answer).toMatchObject({ retSync: 0, outcome: 'address-refused' });
@@ -396,9 +385,9 @@ describe('refusals before any order leaves', () => {
   });
 
   it('an invalid type is a 400 naming the field', async () => {
-    const cookie = await signIn(app, 'NOAUTO01');
+    const cookie = await signIn(ctx.app, 'NOAUTO01');
     for (const payload of [{ type: 'X' }, {}, { type: 1 }]) {
-      const res = await app.inject({
+      const res = await ctx.app.inject({
         method: 'POST',
         url: '/api/sync-automate',
         headers: { cookie },
@@ -416,7 +405,7 @@ describe('an automate silent for over 24 hours', () => {
     const inst = await installationAt(peer.port);
     // Last report 30 hours ago: 2025-03-08 09:15 Paris time when now is 2025-03-09 15:15.
     const reported = new Date(Date.now() - 30 * 3600 * 1000);
-    await db.query('UPDATE automate_registrations SET reported_at = $2 WHERE installation_id = $1', [
+    await ctx.db.query('UPDATE automate_registrations SET reported_at = $2 WHERE installation_id = $1', [
       inst.id,
       reported,
     ]);
@@ -465,7 +454,7 @@ describe('one order in flight per installation', () => {
     const peer = await automate(answering(automateAnswer(1, 'OK')));
     const inst = await installationAt(peer.port);
     const leftover = (secondsAgo: number) =>
-      db.query(
+      ctx.db.query(
         `INSERT INTO sync_orders (id, installation_id, type, requested_at, address)
          VALUES (gen_random_uuid(), $1, 'C', $2, '127.0.0.1:1')`,
         [inst.id, new Date(Date.now() - secondsAgo * 1000)],
@@ -473,7 +462,7 @@ describe('one order in flight per installation', () => {
     await leftover(3);
     expect((await order(inst.cookie, 'C')).outcome).toBe('busy');
     expect(peer.requests).toHaveLength(0);
-    await db.query(`DELETE FROM sync_orders WHERE installation_id = $1`, [inst.id]);
+    await ctx.db.query(`DELETE FROM sync_orders WHERE installation_id = $1`, [inst.id]);
     await leftover(20);
     expect((await order(inst.cookie, 'C')).outcome).toBe('accepted');
     expect((await ordersOf(inst.id)).map((o) => [o.outcome, o.finished])).toEqual([
@@ -485,13 +474,13 @@ describe('one order in flight per installation', () => {
 
 describe('rate limit', () => {
   it('at most N orders per installation in the window; the next one is refused and never sent', async () => {
-    const limited = await testApp(db, {
+    const limited = await testApp(ctx.db, {
       ...loopback,
       syncOrders: { rateLimit: { max: 3, windowMs: 5 * 60_000 } },
     });
     try {
       const peer = await automate(answering(automateAnswer(1, 'OK')));
-      const inst = await connectorInstallation(db, 'LIMIT01');
+      const inst = await connectorInstallation(ctx.db, 'LIMIT01');
       await connectorCall(limited, 'POST', '/automate', inst.token, { port: peer.port, ip: '127.0.0.1' });
       const cookie = await signIn(limited, inst.syncId);
       for (let i = 0; i < 3; i += 1) expect((await order(cookie, 'C', limited)).outcome).toBe('accepted');
@@ -507,11 +496,11 @@ describe('rate limit', () => {
       expect((await order(cookie, 'R', limited)).outcome).toBe('rate-limited');
       expect(peer.requests).toHaveLength(3);
       // Another installation has its own count.
-      const other = await connectorInstallation(db, 'LIMIT02');
+      const other = await connectorInstallation(ctx.db, 'LIMIT02');
       await connectorCall(limited, 'POST', '/automate', other.token, { port: peer.port, ip: '127.0.0.1' });
       expect((await order(await signIn(limited, other.syncId), 'C', limited)).outcome).toBe('accepted');
       // Audited, each with its outcome.
-      const audit = await db.query<{ outcome: string }>(
+      const audit = await ctx.db.query<{ outcome: string }>(
         `SELECT details->>'outcome' AS outcome FROM audit_log
          WHERE installation_id = $1 AND action = 'sync-automate.request' ORDER BY id`,
         [inst.id],

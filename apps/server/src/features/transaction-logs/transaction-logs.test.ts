@@ -7,42 +7,29 @@ import {
   ZTransactionLogsPage,
   type TTransactionLogsPage,
 } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
+import { describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, useTestApp } from '../../../test/helpers/app.ts';
 import {
   insertTransactions,
   insertTransactionSeries,
   type Query,
   withQuery,
 } from '../../../test/helpers/history.ts';
-import type { Db } from '../../db/types.ts';
 import { decodeLogHead, logPreview } from './service.ts';
 
-let db: Db;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db);
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp();
 
 let counter = 0;
 async function fresh(configText = FIXTURE_CONFIG) {
   const syncId = `TRACE${++counter}`;
-  const { installation, connectorToken } = await addInstallation(db, { syncId, configText });
-  return { id: installation.id, token: connectorToken, cookie: await signIn(app, syncId) };
+  const { installation, connectorToken } = await addInstallation(ctx.db, { syncId, configText });
+  return { id: installation.id, token: connectorToken, cookie: await signIn(ctx.app, syncId) };
 }
 
 const url = withQuery;
 
 async function list(cookie: string, query: Query = {}): Promise<TTransactionLogsPage> {
-  const res = await app.inject({ url: url(TRANSACTION_LOGS_PATH, query), headers: { cookie } });
+  const res = await ctx.app.inject({ url: url(TRANSACTION_LOGS_PATH, query), headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   return ZTransactionLogsPage.parse(res.json());
 }
@@ -50,7 +37,7 @@ async function list(cookie: string, query: Query = {}): Promise<TTransactionLogs
 const ids = (page: TTransactionLogsPage) => page.logs.map((r) => r.ID);
 
 async function truth(installationId: string, where = 'true'): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
+  const rows = await ctx.db.query<{ id: string }>(
     `SELECT tx_id AS id FROM transaction_logs WHERE installation_id = $1 AND ${where}
      ORDER BY date_heure_trt DESC, id DESC`,
     [installationId],
@@ -65,14 +52,14 @@ describe('GET /api/transaction-logs', () => {
       transactionLogPath('T'),
       '/api/exports/transaction-logs.csv',
     ]) {
-      expect((await app.inject({ url: path })).statusCode, path).toBe(401);
+      expect((await ctx.app.inject({ url: path })).statusCode, path).toBe(401);
     }
   });
 
   it('{logs, pagination}: newest first, decoded texts, the log’s beginning only', async () => {
     const { id, cookie } = await fresh();
     const longLog = Array.from({ length: 30 }, (_, i) => `ligne ${i + 1} : rÃ©ception`).join('\r\n');
-    await insertTransactions(db, id, [
+    await insertTransactions(ctx.db, id, [
       { ID: 'T-1', DateHeureTrt: '2025-01-10T08:00:00Z', Log: 'RÃ©ception DEVIS\r\nContrÃ´le OK' },
       {
         ID: 'T-2',
@@ -123,9 +110,11 @@ describe('GET /api/transaction-logs', () => {
     const a = await fresh();
     const b = await fresh();
     const log = `${'Ã©'.repeat(3000)}\r\nfin`;
-    await insertTransactions(db, a.id, [{ ID: 'LONG', DateHeureTrt: '2025-01-10T08:00:00Z', Log: log }]);
-    await insertTransactions(db, b.id, [{ ID: 'B-T', DateHeureTrt: '2025-01-10T08:00:00Z', Log: 'secret' }]);
-    const res = await app.inject({ url: transactionLogPath('LONG'), headers: { cookie: a.cookie } });
+    await insertTransactions(ctx.db, a.id, [{ ID: 'LONG', DateHeureTrt: '2025-01-10T08:00:00Z', Log: log }]);
+    await insertTransactions(ctx.db, b.id, [
+      { ID: 'B-T', DateHeureTrt: '2025-01-10T08:00:00Z', Log: 'secret' },
+    ]);
+    const res = await ctx.app.inject({ url: transactionLogPath('LONG'), headers: { cookie: a.cookie } });
     expect(res.statusCode).toBe(200);
     const detail = ZTransactionLogDetail.parse(res.json());
     expect(detail.Log).toBe(`${'é'.repeat(3000)}\r\nfin`);
@@ -134,7 +123,7 @@ describe('GET /api/transaction-logs', () => {
     expect(row?.Log).toBe('é'.repeat(HISTORY_LIMITS.logPreviewChars));
     expect(row?.logTruncated).toBe(true);
     for (const target of ['B-T', 'NOPE', 'x'.repeat(150), 'a\u0000b']) {
-      const r = await app.inject({ url: transactionLogPath(target), headers: { cookie: a.cookie } });
+      const r = await ctx.app.inject({ url: transactionLogPath(target), headers: { cookie: a.cookie } });
       expect(r.statusCode, target).toBe(404);
       expect(r.json().message).toBe(HISTORY_MESSAGES.transactionNotFound);
     }
@@ -142,7 +131,7 @@ describe('GET /api/transaction-logs', () => {
 
   it('errors only (Err 1), one day of the zone, a search on document type, terminal and document number', async () => {
     const { id, cookie } = await fresh();
-    await insertTransactions(db, id, [
+    await insertTransactions(ctx.db, id, [
       { ID: 'A', DateHeureTrt: '2025-03-29T23:00:00Z', TypeDoc: 'DEVIS', IDTablette: 'aaa111', Err: 1 },
       {
         ID: 'B',
@@ -172,7 +161,7 @@ describe('GET /api/transaction-logs', () => {
     expect(ids(await list(cookie, { searchText: 'd', errorOnly: true, dateFilter: '2025-03-29' }))).toEqual([
       'D',
     ]);
-    const bad = await app.inject({
+    const bad = await ctx.app.inject({
       url: url(TRANSACTION_LOGS_PATH, { dateFilter: '30/03/2025' }),
       headers: { cookie },
     });
@@ -182,7 +171,7 @@ describe('GET /api/transaction-logs', () => {
 
   it('paging: Suivant and Précédent by cursor, the last page, a jump, a tampered cursor', async () => {
     const { id, cookie } = await fresh();
-    await insertTransactionSeries(db, id, {
+    await insertTransactionSeries(ctx.db, id, {
       prefix: 'S',
       count: 6000,
       newest: '2025-06-01T12:00:00Z',
@@ -214,14 +203,14 @@ describe('GET /api/transaction-logs', () => {
     expect((await list(cookie, { errorOnly: true })).pagination.total).toBe(errors.length);
     expect(ids(await list(cookie, { errorOnly: true, page: 40 }))).toEqual(errors.slice(975, 1000));
     const cursor = (await list(cookie)).pagination.nextCursor ?? '';
-    const res = await app.inject({
+    const res = await ctx.app.inject({
       url: url(TRANSACTION_LOGS_PATH, { page: 2, cursor: `x${cursor}` }),
       headers: { cookie },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: HISTORY_MESSAGES.cursorInvalid, code: 'INVALID_CURSOR' });
     // A cursor given with another page than its own.
-    const res2 = await app.inject({
+    const res2 = await ctx.app.inject({
       url: url(TRANSACTION_LOGS_PATH, {
         pageSize: 100,
         page: 2,
@@ -236,7 +225,7 @@ describe('GET /api/transaction-logs', () => {
 describe('GET /api/exports/transaction-logs.csv', () => {
   it('BOM, headers, whole decoded logs quoted, injection neutralised, times with offset, filters', async () => {
     const { id, cookie } = await fresh();
-    await insertTransactions(db, id, [
+    await insertTransactions(ctx.db, id, [
       {
         ID: 'X1',
         DateHeureTrt: '2025-01-15T08:00:00Z',
@@ -253,7 +242,7 @@ describe('GET /api/exports/transaction-logs.csv', () => {
         RefDoc: 'R;1',
       },
     ]);
-    const res = await app.inject({ url: '/api/exports/transaction-logs.csv', headers: { cookie } });
+    const res = await ctx.app.inject({ url: '/api/exports/transaction-logs.csv', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toMatch(
       /^attachment; filename="trace-transactions-\d{4}-\d{2}-\d{2}\.csv"$/,
@@ -270,12 +259,12 @@ describe('GET /api/exports/transaction-logs.csv', () => {
       `"Erreur";"15/01/2025 09:00:00";"UTC+01:00";"1";"DEVIS";"abcdef0123456789";"'=cmd|x";"";"X1";"Début`,
     );
     expect(lines[3]).toBe(`""fin"""`);
-    const errors = await app.inject({
+    const errors = await ctx.app.inject({
       url: '/api/exports/transaction-logs.csv?errorOnly=true&dateFilter=2025-01-15',
       headers: { cookie },
     });
     expect(errors.body.split('\r\n')).toHaveLength(4);
-    const bad = await app.inject({
+    const bad = await ctx.app.inject({
       url: '/api/exports/transaction-logs.csv?searchText=' + 'x'.repeat(200),
       headers: { cookie },
     });

@@ -1,21 +1,8 @@
 import { SECRET_PLACEHOLDER, ZUser } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from '../../../test/helpers/app.ts';
-import { openTestDb } from '../../../test/helpers/db.ts';
-import type { Db } from '../../db/types.ts';
+import { describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, useTestApp } from '../../../test/helpers/app.ts';
 
-let db: Db;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db);
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp();
 
 describe('GET /api/user: ConfigConnecteur redacted', () => {
   it('hides every text inside a secret element: CDATA, comments, nested elements, the geocoding key', async () => {
@@ -28,9 +15,9 @@ describe('GET /api/user: ConfigConnecteur redacted', () => {
       .replace(/<Utilisateur>DEMOA001<\/Utilisateur>/, '<Utilisateur><![CDATA[Login-4]]></Utilisateur>')
       .replace(/<APIKey_Google>[^<]*<\/APIKey_Google>/, '<APIKey_Google>AIzaCle-5</APIKey_Google>');
     for (const s of secrets) expect(text).toContain(s);
-    await addInstallation(db, { syncId: 'USR1', configText: text });
-    const cookie = await signIn(app, 'USR1');
-    const res = await app.inject({ url: '/api/user', headers: { cookie } });
+    await addInstallation(ctx.db, { syncId: 'USR1', configText: text });
+    const cookie = await signIn(ctx.app, 'USR1');
+    const res = await ctx.app.inject({ url: '/api/user', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     const user = ZUser.parse(res.json());
     for (const s of secrets) expect(res.body).not.toContain(s);
@@ -38,7 +25,7 @@ describe('GET /api/user: ConfigConnecteur redacted', () => {
       `<MDP chiffre="0">${SECRET_PLACEHOLDER}<!--${SECRET_PLACEHOLDER}--></MDP>`,
     );
     expect(user.ConfigConnecteur).toContain(`<APIKey_Google>${SECRET_PLACEHOLDER}</APIKey_Google>`);
-    const complement = await app.inject({ url: '/api/config/complement', headers: { cookie } });
+    const complement = await ctx.app.inject({ url: '/api/config/complement', headers: { cookie } });
     expect(complement.json<{ data: { googleApiKey: string } }>().data.googleApiKey).toBe(SECRET_PLACEHOLDER);
     expect(complement.body).not.toContain('AIzaCle-5');
   });
