@@ -8,13 +8,10 @@ import {
   ZSyncHistoryXmlSaved,
   ZTerminalsResponse,
 } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/types.ts';
+import { describe, expect, it } from 'vitest';
 import { getConfiguration } from '../src/domain/configurations.ts';
-import { signIn, testApp } from './helpers/app.ts';
+import { signIn, useTestApp } from './helpers/app.ts';
 import { connectorCall, connectorInstallation } from './helpers/connector.ts';
-import { openTestDb } from './helpers/db.ts';
 
 /**
  * The earlier console's own client against our server (docs/earlier-client.md): each of its three
@@ -22,22 +19,12 @@ import { openTestDb } from './helpers/db.ts';
  * the connector gets and what our own screens show and save.
  */
 
-let db: Db;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  db = await openTestDb();
-  app = await testApp(db);
-});
-afterAll(async () => {
-  await app.close();
-  await db.close();
-});
+const ctx = useTestApp();
 
 let counter = 0;
 async function installation() {
-  const inst = await connectorInstallation(db, `EARLIER${++counter}`);
-  return { ...inst, cookie: await signIn(app, inst.syncId) };
+  const inst = await connectorInstallation(ctx.db, `EARLIER${++counter}`);
+  return { ...inst, cookie: await signIn(ctx.app, inst.syncId) };
 }
 
 /** What that client's fetch sends: its cookie, fetch's default Accept, JSON bodies, same origin. */
@@ -101,7 +88,7 @@ function asTheEarlierClientSends(shown: string, edits: Record<string, string> = 
 }
 
 async function storedEnreg(installationId: string, id: string): Promise<string | undefined> {
-  const [row] = await db.query<{ enreg: string }>(
+  const [row] = await ctx.db.query<{ enreg: string }>(
     'SELECT enreg FROM import_records WHERE installation_id = $1 AND id_interne = $2',
     [installationId, id],
   );
@@ -111,7 +98,7 @@ async function storedEnreg(installationId: string, id: string): Promise<string |
 describe('the record XML saved by that client is stored once, not encoded again', () => {
   it('its exchange: GET decoded, PUT of the re-encoded document; stored as sent, shown and queued right', async () => {
     const inst = await installation();
-    const sent = await connectorCall(app, 'POST', '/import-records', inst.token, {
+    const sent = await connectorCall(ctx.app, 'POST', '/import-records', inst.token, {
       records: [
         {
           IDInterne: 'NUXIGEDA0001',
@@ -127,7 +114,7 @@ describe('the record XML saved by that client is stored once, not encoded again'
     });
     expect(sent.statusCode, sent.body).toBe(200);
 
-    const read = await app.inject({
+    const read = await ctx.app.inject({
       url: syncHistoryRecordPath('NUXIGEDA0001', 'xml'),
       headers: earlierHeaders(inst.cookie),
     });
@@ -136,7 +123,7 @@ describe('the record XML saved by that client is stored once, not encoded again'
     expect(shown).toContain('<Libelle>Photo S3 été</Libelle>');
     expect(asTheEarlierClientSends(shown, { Libelle: 'Photo S3 été – façade' })).toBe(SENT);
 
-    const put = await app.inject({
+    const put = await ctx.app.inject({
       method: 'PUT',
       url: syncHistoryRecordPath('NUXIGEDA0001', 'xml'),
       headers: earlierHeaders(inst.cookie, true),
@@ -150,7 +137,7 @@ describe('the record XML saved by that client is stored once, not encoded again'
     // Our screens show it decoded once, the attached document's name too.
     const view = ZSyncHistoryXml.parse(
       (
-        await app.inject({
+        await ctx.app.inject({
           url: syncHistoryRecordPath('NUXIGEDA0001', 'xml'),
           headers: { cookie: inst.cookie },
         })
@@ -159,7 +146,7 @@ describe('the record XML saved by that client is stored once, not encoded again'
     expect(view.enreg).toContain('<Libelle>Photo S3 été – façade</Libelle>');
     expect(view.attachments.map((a) => a.name)).toEqual(['Photo après travaux 4.png']);
     // The connector gets it in its own convention, as it would have written it.
-    const queue = await connectorCall(app, 'GET', '/import-records/queue?limit=10', inst.token);
+    const queue = await connectorCall(ctx.app, 'GET', '/import-records/queue?limit=10', inst.token);
     expect(queue.json<{ records: { IDInterne: string; Enreg: string }[] }>().records).toEqual([
       expect.objectContaining({ IDInterne: 'NUXIGEDA0001', Enreg: SENT }),
     ]);
@@ -168,7 +155,7 @@ describe('the record XML saved by that client is stored once, not encoded again'
   it('saves alternating between that client and our screens never encode twice', async () => {
     const inst = await installation();
     const stored = STORED.replace('Photo S3 Ã©tÃ©', 'Ã\u0089tiquette Ã\u00a0 l’accueil');
-    await connectorCall(app, 'POST', '/import-records', inst.token, {
+    await connectorCall(ctx.app, 'POST', '/import-records', inst.token, {
       records: [
         {
           IDInterne: 'ALT1',
@@ -184,9 +171,9 @@ describe('the record XML saved by that client is stored once, not encoded again'
     });
     const url = syncHistoryRecordPath('ALT1', 'xml');
     const shownNow = async () =>
-      ZSyncHistoryXml.parse((await app.inject({ url, headers: { cookie: inst.cookie } })).json()).enreg;
+      ZSyncHistoryXml.parse((await ctx.app.inject({ url, headers: { cookie: inst.cookie } })).json()).enreg;
     const put = async (xml: string, headers: Record<string, string>) => {
-      const res = await app.inject({ method: 'PUT', url, headers, payload: { xml } });
+      const res = await ctx.app.inject({ method: 'PUT', url, headers, payload: { xml } });
       expect(res.statusCode, res.body).toBe(200);
     };
     for (let round = 1; round <= 3; round++) {
@@ -209,7 +196,7 @@ describe('the record XML saved by that client is stored once, not encoded again'
 
   it('our screens’ save of decoded text is encoded once, as before', async () => {
     const inst = await installation();
-    await connectorCall(app, 'POST', '/import-records', inst.token, {
+    await connectorCall(ctx.app, 'POST', '/import-records', inst.token, {
       records: [
         {
           IDInterne: 'OURS1',
@@ -225,10 +212,10 @@ describe('the record XML saved by that client is stored once, not encoded again'
     });
     const url = syncHistoryRecordPath('OURS1', 'xml');
     const shown = ZSyncHistoryXml.parse(
-      (await app.inject({ url, headers: { cookie: inst.cookie } })).json(),
+      (await ctx.app.inject({ url, headers: { cookie: inst.cookie } })).json(),
     ).enreg;
     const edited = shown.replace('Photo S3 été', 'Photo S3 été — 12 €');
-    const res = await app.inject({
+    const res = await ctx.app.inject({
       method: 'PUT',
       url,
       headers: { cookie: inst.cookie },
@@ -247,7 +234,7 @@ describe('the record XML saved by that client is stored once, not encoded again'
 describe('the log read by that client (res.json(), Accept: */*) is a JSON string', () => {
   it('its exchange, and ours (Accept: text/plain) still text', async () => {
     const inst = await installation();
-    await connectorCall(app, 'POST', '/import-records', inst.token, {
+    await connectorCall(ctx.app, 'POST', '/import-records', inst.token, {
       records: [
         {
           IDInterne: 'LOG1',
@@ -273,7 +260,7 @@ describe('the log read by that client (res.json(), Accept: */*) is a JSON string
       ],
     });
     const log = (id: string, headers: Record<string, string>) =>
-      app.inject({ url: syncHistoryRecordPath(id, 'log'), headers });
+      ctx.app.inject({ url: syncHistoryRecordPath(id, 'log'), headers });
 
     const theirs = await log('LOG1', earlierHeaders(inst.cookie));
     expect(theirs.statusCode).toBe(200);
@@ -300,11 +287,11 @@ describe('the log read by that client (res.json(), Accept: */*) is a JSON string
 
 describe('the terminal saved by that client in the earlier nested shape', () => {
   async function lists(cookie: string) {
-    const res = await app.inject({ url: CONFIG_SECTIONS.dataLists.getPath, headers: { cookie } });
+    const res = await ctx.app.inject({ url: CONFIG_SECTIONS.dataLists.getPath, headers: { cookie } });
     return ZDataListsResponse.parse(res.json()).data;
   }
   async function terminals(cookie: string) {
-    const res = await app.inject({ url: CONFIG_SECTIONS.terminals.getPath, headers: { cookie } });
+    const res = await ctx.app.inject({ url: CONFIG_SECTIONS.terminals.getPath, headers: { cookie } });
     return ZTerminalsResponse.parse(res.json());
   }
   const patch = (
@@ -312,7 +299,7 @@ describe('the terminal saved by that client in the earlier nested shape', () => 
     body: string | undefined,
     headers: Record<string, string> = earlierHeaders(cookie, body !== undefined),
   ) =>
-    app.inject({
+    ctx.app.inject({
       method: 'PATCH',
       url: '/api/config/terminal',
       headers,
@@ -387,7 +374,7 @@ describe('the terminal saved by that client in the earlier nested shape', () => 
       'content-type': 'application/json',
     });
     expect(flatRes.statusCode, flatRes.body).toBe(200);
-    expect((await getConfiguration(db, a.id)).text).toBe((await getConfiguration(db, b.id)).text);
+    expect((await getConfiguration(ctx.db, a.id)).text).toBe((await getConfiguration(ctx.db, b.id)).text);
 
     // Our screen shows it…
     const after = await terminals(a.cookie);
@@ -406,14 +393,14 @@ describe('the terminal saved by that client in the earlier nested shape', () => 
     expect(shown?.authorizations.slice(0, 3).map((x) => x.Autorise)).toEqual([1, -1, 0]);
     // …and saves it back unchanged (no new version), then changes it.
     if (!shown) throw new Error('terminal #25');
-    const same = await app.inject({
+    const same = await ctx.app.inject({
       method: 'PATCH',
       url: '/api/config/terminal',
       headers: { cookie: a.cookie, 'if-match': `"${after.version}"` },
       payload: terminalPayloadOf(shown),
     });
     expect(ZSaveResponse.parse(same.json()).version).toBe(after.version);
-    const changed = await app.inject({
+    const changed = await ctx.app.inject({
       method: 'PATCH',
       url: '/api/config/terminal',
       headers: { cookie: a.cookie, 'if-match': `"${after.version}"` },
@@ -428,7 +415,7 @@ describe('the terminal saved by that client in the earlier nested shape', () => 
 
   it('its PATCH without a body (its own defect today): a French 400 naming what is missing, nothing written', async () => {
     const inst = await installation();
-    const before = await getConfiguration(db, inst.id);
+    const before = await getConfiguration(ctx.db, inst.id);
     for (const body of [undefined, '{}', 'null']) {
       const res = await patch(inst.cookie, body, {
         ...earlierHeaders(inst.cookie),
@@ -445,6 +432,6 @@ describe('the terminal saved by that client in the earlier nested shape', () => 
           'console précédente)',
       });
     }
-    expect(await getConfiguration(db, inst.id)).toEqual(before);
+    expect(await getConfiguration(ctx.db, inst.id)).toEqual(before);
   });
 });

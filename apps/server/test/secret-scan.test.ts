@@ -4,11 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SECRET_PLACEHOLDER } from '@synchro/contracts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/types.ts';
-import { addInstallation, FIXTURE_CONFIG, signIn, testApp } from './helpers/app.ts';
-import { openTestDb } from './helpers/db.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addInstallation, FIXTURE_CONFIG, signIn, useTestApp } from './helpers/app.ts';
 import { findSecrets, SecretCollector } from './helpers/secret-capture.ts';
 
 /**
@@ -57,22 +54,13 @@ describe('findSecrets', () => {
 });
 
 describe('the collector on a real app', () => {
-  let db: Db;
-  let app: FastifyInstance;
   const collector = new SecretCollector();
 
-  beforeAll(async () => {
-    db = await openTestDb();
-    app = await testApp(db, {}, collector);
-  });
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-  });
+  const ctx = useTestApp({}, collector);
 
   it('sees a secret echoed in an answer and in the log lines', async () => {
     collector.register(PLANTED, 'connector-token');
-    const res = await app.inject({ url: `/api/nope-${PLANTED}` });
+    const res = await ctx.app.inject({ url: `/api/nope-${PLANTED}` });
     expect(res.statusCode).toBe(404);
     const where = collector.findings.map((f) => f.where).sort();
     expect(where).toContain('answer body');
@@ -83,7 +71,7 @@ describe('the collector on a real app', () => {
 
   it('a sign-in, the configuration and the connector read leave no finding of their own', async () => {
     const before = collector.findings.length;
-    const { connectorToken } = await addInstallation(db, {
+    const { connectorToken } = await addInstallation(ctx.db, {
       syncId: 'SCAN01',
       clientId: 'Canary-client-9b1d',
     });
@@ -91,24 +79,24 @@ describe('the collector on a real app', () => {
     collector.register(connectorToken, 'connector-token');
     for (const m of FIXTURE_CONFIG.matchAll(/<MDP>([^<]+)<\/MDP>/g))
       collector.register(m[1], 'config-secret');
-    const cookie = await signIn(app, 'SCAN01', 'Canary-client-9b1d');
+    const cookie = await signIn(ctx.app, 'SCAN01', 'Canary-client-9b1d');
     collector.register(cookie.split('=')[1], 'session-token');
     for (const url of ['/api/user', '/api/config/sources', '/api/config/complement', '/api/dashboard']) {
-      expect((await app.inject({ url, headers: { cookie } })).statusCode).toBe(200);
+      expect((await ctx.app.inject({ url, headers: { cookie } })).statusCode).toBe(200);
     }
-    const read = await app.inject({
+    const read = await ctx.app.inject({
       url: '/api/connector/v1/configuration',
       headers: { authorization: `Bearer ${connectorToken}` },
     });
     expect(read.body).toContain('Demo-75e469');
-    const head = await app.inject({
+    const head = await ctx.app.inject({
       method: 'HEAD',
       url: '/api/connector/v1/configuration',
       headers: { authorization: `Bearer ${connectorToken}` },
     });
     expect(head.statusCode).toBe(200);
     // A query value named like a secret is masked in the request log.
-    await app.inject({ url: `/auth?clientId=Canary-client-9b1d&token=${connectorToken}` });
+    await ctx.app.inject({ url: `/auth?clientId=Canary-client-9b1d&token=${connectorToken}` });
     expect(collector.findings.slice(before)).toEqual([]);
   });
 });
