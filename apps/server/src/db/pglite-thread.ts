@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../worker-entry.ts';
 import { errorFrom, type DbAnswer, type DbNotification, type DbRequest } from './pglite-thread-protocol.ts';
 import { setLocal } from './transaction-settings.ts';
-import type { Db, Queryable, QueryOptions } from './types.ts';
+import { ANY_CHANGE, type Db, type Queryable, type QueryOptions } from './types.ts';
 
 /** A request without its id (given when it is sent). */
 type Outgoing = DbRequest extends infer R ? (R extends DbRequest ? Omit<R, 'id'> : never) : never;
@@ -85,26 +85,45 @@ export async function openPgliteInThread(dataDir: string): Promise<Db> {
     await worker.terminate();
     throw err;
   }
+  const runTransaction: Db['transaction'] = async (fn, settings) => {
+    const tx = ++nextTx;
+    await call({ t: 'begin', tx });
+    const sets = setLocal(settings);
+    let result;
+    try {
+      if (sets !== null) await call({ t: 'exec', sql: sets, tx });
+      result = await fn(queryable(tx));
+    } catch (err) {
+      await call({ t: 'end', tx, commit: false }).catch(() => {});
+      throw err;
+    }
+    await call({ t: 'end', tx, commit: true });
+    return result;
+  };
+
   const root = queryable();
+  let openTransactions = 0;
   return {
     kind: 'pglite',
     query: root.query,
-    exec: root.exec,
-    async transaction(fn, settings) {
-      const tx = ++nextTx;
-      await call({ t: 'begin', tx });
-      const sets = setLocal(settings);
-      let result;
+    async exec(sql) {
       try {
-        if (sets !== null) await call({ t: 'exec', sql: sets, tx });
-        result = await fn(queryable(tx));
+        await root.exec(sql);
       } catch (err) {
-        await call({ t: 'end', tx, commit: false }).catch(() => {});
+        for (const list of listeners.values()) for (const listener of list) listener(ANY_CHANGE);
         throw err;
       }
-      await call({ t: 'end', tx, commit: true });
-      return result;
     },
+    inTransaction: () => openTransactions > 0,
+    async transaction(fn, settings) {
+      openTransactions += 1;
+      try {
+        return await runTransaction(fn, settings);
+      } finally {
+        openTransactions -= 1;
+      }
+    },
+
     async listen(channel, listener) {
       const known = listeners.get(channel);
       if (known) known.push(listener);

@@ -2,7 +2,7 @@ import { parse, PGlite, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { setLocal } from './transaction-settings.ts';
-import type { Db, Queryable, QueryOptions } from './types.ts';
+import { ANY_CHANGE, type Db, type Queryable, type QueryOptions } from './types.ts';
 
 /**
  * Every open must load the same extensions: an index using one that is not loaded makes writes
@@ -33,18 +33,33 @@ export async function openPglite(dataDir?: string, template?: Blob): Promise<Db>
   });
   const root = asQueryable(pg);
   const prepared = preparedStatements(pg);
+  const listeners: ((payload: string) => void)[] = [];
+  let openTransactions = 0;
   const db: Db = {
     kind: 'pglite',
     async query<T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
       return options.prepare ? prepared.run<T>(options.prepare, sql, params) : root.query<T>(sql, params);
     },
-    exec: root.exec,
+    async exec(sql: string) {
+      try {
+        await root.exec(sql);
+      } catch (err) {
+        for (const listener of listeners) listener(ANY_CHANGE);
+        throw err;
+      }
+    },
+    inTransaction: () => openTransactions > 0,
     async transaction(fn, settings) {
       const sets = setLocal(settings);
-      return pg.transaction(async (tx) => {
-        if (sets !== null) await tx.exec(sets);
-        return fn(asQueryable(tx));
-      });
+      openTransactions += 1;
+      try {
+        return await pg.transaction(async (tx) => {
+          if (sets !== null) await tx.exec(sets);
+          return fn(asQueryable(tx));
+        });
+      } finally {
+        openTransactions -= 1;
+      }
     },
     async close() {
       await pg.close();
@@ -52,6 +67,7 @@ export async function openPglite(dataDir?: string, template?: Blob): Promise<Db>
     async listen(channel, listener) {
       // PGlite calls listeners in a microtask queued while it reads the committing statement's
       // answer: before that statement's promise resolves.
+      listeners.push(listener);
       await pg.listen(channel, listener);
     },
   };

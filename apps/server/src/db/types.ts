@@ -9,6 +9,9 @@ export interface QueryOptions {
   prepare?: string;
 }
 
+/** What a `listen` listener hears when any change may have been missed (see Db.listen). */
+export const ANY_CHANGE = '';
+
 /** Anything that runs parameterised SQL: the database itself or an open transaction. */
 export interface Queryable {
   /** Runs one statement with `$1`-style parameters and returns its rows. */
@@ -34,8 +37,16 @@ export interface Db extends Queryable {
   /**
    * The embedded database only (one process): `listener` hears each NOTIFY on `channel` once its
    * transaction commits, before the statement that committed it returns (domain/session-cache.ts).
+   * PGlite drops the notifications that follow an error in one answer (a multi-statement `exec`
+   * that commits, then fails): after a failed `exec` outside a transaction every listener hears
+   * ANY_CHANGE.
    */
   listen?(channel: string, listener: (payload: string) => void): Promise<void>;
+  /**
+   * The embedded database only: whether a transaction is open on it (statements from outside wait
+   * for it to end).
+   */
+  inTransaction?(): boolean;
   /** Connections of the pool (PostgreSQL): open, idle, callers waiting for one. */
   poolStats?(): { total: number; idle: number; waiting: number };
 }

@@ -8,7 +8,7 @@ import { openTestDb } from '../../test/helpers/db.ts';
 import { inPostgresPass } from '../../test/helpers/passes.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPgliteInThread } from '../db/pglite-thread.ts';
-import type { Db } from '../db/types.ts';
+import { ANY_CHANGE, type Db } from '../db/types.ts';
 import { hashSessionToken } from '../security/secrets.ts';
 import { setClientId, setExpiry, suspendInstallation } from './installation-admin.ts';
 import { EXPIRED_MESSAGE } from './installations.ts';
@@ -34,6 +34,19 @@ describe('SessionCache', () => {
     cache.changed('A');
     expect([cache.get('a1'), cache.get('a2'), cache.get('b1')]).toEqual([undefined, undefined, 'b1']);
     expect(cache.size).toBe(1);
+  });
+
+  it('forgets everything on ANY_CHANGE, and serves nothing while its database is busy', () => {
+    let busy = false;
+    const cache = new SessionCache<string>(() => busy);
+    cache.store('a1', 'A', 'a1', cache.generation);
+    cache.store('b1', 'B', 'b1', cache.generation);
+    busy = true;
+    expect(cache.get('a1')).toBeUndefined();
+    busy = false;
+    expect(cache.get('a1')).toBe('a1');
+    cache.changed(ANY_CHANGE);
+    expect([cache.get('a1'), cache.get('b1'), cache.size]).toEqual([undefined, undefined, 0]);
   });
 
   it('holds at most 10 000 entries, the oldest stored leaving first', () => {
@@ -175,6 +188,46 @@ describe.each(databases)(
         installation.id,
       ]);
       expect((await read(cookie)).json<{ version: number }>().version).toBe(first + 1);
+    });
+
+    // The three cases below came from a review of the cache (2026-11-27): each failed with it.
+    it.skipIf(inPostgresPass)(
+      'a request arriving while a change’s transaction is open waits for it, as without the cache',
+      async () => {
+        // PGlite runs one statement at a time: the session's statement would wait for the
+        // transaction's end. (On PostgreSQL it reads the row as committed before: its own rule.)
+        const { installation, cookie } = await signedIn();
+        expect((await read(cookie)).statusCode).toBe(200);
+        let during: Promise<number> | undefined;
+        await db.transaction(async (tx) => {
+          await tx.query('UPDATE installations SET suspended = true WHERE id = $1', [installation.id]);
+          await tx.query('DELETE FROM sessions WHERE installation_id = $1', [installation.id]);
+          during = read(cookie).then((r) => r.statusCode);
+          await new Promise((r) => setTimeout(r, 30));
+        });
+        expect(await during).toBe(401);
+      },
+    );
+
+    it('a configuration moved to another installation is seen by that one’s sessions', async () => {
+      const a = await signedIn();
+      const b = await signedIn();
+      await db.query('DELETE FROM configurations WHERE installation_id = $1', [b.installation.id]);
+      expect((await read(b.cookie)).json<{ version: number }>().version).toBe(0);
+      await db.query('UPDATE configurations SET installation_id = $2 WHERE installation_id = $1', [
+        a.installation.id,
+        b.installation.id,
+      ]);
+      expect((await read(b.cookie)).json<{ version: number }>().version).toBe(1);
+    });
+
+    it('a change committed by an exec that then fails is seen all the same', async () => {
+      // PGlite drops the notifications that follow an error in the same answer.
+      const { cookie } = await signedIn();
+      expect((await read(cookie)).statusCode).toBe(200);
+      const sql = `BEGIN; DELETE FROM sessions WHERE token_hash = '${tokenHash(cookie)}'; COMMIT; SELECT 1/0;`;
+      await expect(db.exec(sql)).rejects.toThrow();
+      expect((await read(cookie)).statusCode).toBe(401);
     });
 
     it('the minute’s touch goes to the database; idle and absolute ends hold', async () => {

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/types.ts';
+import { ANY_CHANGE, type Db, type Queryable } from '../db/types.ts';
 
 /**
  * The live sessions of the embedded database kept in memory (docs/server.md « Cache des
@@ -10,7 +10,11 @@ import type { Db, Queryable } from '../db/types.ts';
  * version) raises a NOTIFY from a trigger (migration 020) that this process hears before the
  * writing statement returns. So an entry is dropped before the answer of the logout, suspension or
  * save that made it stale is sent. A read that races such a change is not kept: each read notes
- * the generation it started at, and is stored only if no change was heard since.
+ * the generation it started at, and is stored only if no change was heard since. While a
+ * transaction is open on the database nothing is served from memory: without the cache the
+ * session's statement would wait for that transaction's end, and so it does. (A request that
+ * arrives while a single statement is running is answered from memory, before that statement's
+ * own answer: the order of two concurrent requests, as on PostgreSQL.)
  *
  * Off on PostgreSQL: another process's change would reach this one only after its commit,
  * asynchronously (docs/decisions.md, 2026-11-27, « Not done: a session cache »).
@@ -26,6 +30,9 @@ export class SessionCache<T> {
   private readonly byInstallation = new Map<string, Set<string>>();
   private changes = 0;
 
+  /** `busy`: while it says so, nothing is served from memory (a transaction is open). */
+  constructor(private readonly busy: () => boolean = () => false) {}
+
   /** Changes heard so far: a read notes it before its statement, and gives it to `store`. */
   get generation(): number {
     return this.changes;
@@ -36,7 +43,7 @@ export class SessionCache<T> {
   }
 
   get(key: string): T | undefined {
-    return this.entries.get(key)?.value;
+    return this.busy() ? undefined : this.entries.get(key)?.value;
   }
 
   /** Keeps a read's result, unless a change was heard since the read began. */
@@ -62,9 +69,14 @@ export class SessionCache<T> {
     if (keys?.size === 0) this.byInstallation.delete(entry.installationId);
   }
 
-  /** Something of this installation changed: its sessions are read again. */
+  /** Something of this installation changed (ANY_CHANGE: of any): its sessions are read again. */
   changed(installationId: string): void {
     this.changes += 1;
+    if (installationId === ANY_CHANGE) {
+      this.entries.clear();
+      this.byInstallation.clear();
+      return;
+    }
     const keys = this.byInstallation.get(installationId);
     if (!keys) return;
     this.byInstallation.delete(installationId);
@@ -80,7 +92,7 @@ const caches = new WeakMap<object, SessionCache<unknown>>();
  */
 export async function enableSessionCache(db: Db): Promise<void> {
   if (!db.listen || caches.has(db)) return;
-  const cache = new SessionCache<unknown>();
+  const cache = new SessionCache<unknown>(() => db.inTransaction?.() ?? false);
   await db.listen(SESSION_CACHE_CHANNEL, (installationId) => cache.changed(installationId));
   caches.set(db, cache);
 }

@@ -8,16 +8,20 @@
 
 CREATE FUNCTION session_cache_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  changed uuid;
+  before_change uuid;
+  after_change uuid;
 BEGIN
   IF TG_TABLE_NAME = 'installations' THEN
-    changed := OLD.id;
-  ELSIF TG_OP = 'INSERT' THEN
-    changed := NEW.installation_id;
+    before_change := OLD.id;
+    IF TG_OP = 'UPDATE' THEN after_change := NEW.id; END IF;
   ELSE
-    changed := OLD.installation_id;
+    IF TG_OP <> 'INSERT' THEN before_change := OLD.installation_id; END IF;
+    IF TG_OP <> 'DELETE' THEN after_change := NEW.installation_id; END IF;
   END IF;
-  PERFORM pg_notify('synchro_session_cache', changed::text);
+  -- A row moved to another installation changes both (a NOTIFY repeated in one transaction is
+  -- delivered once).
+  IF before_change IS NOT NULL THEN PERFORM pg_notify('synchro_session_cache', before_change::text); END IF;
+  IF after_change IS NOT NULL THEN PERFORM pg_notify('synchro_session_cache', after_change::text); END IF;
   RETURN NULL;
 END $$;
 
