@@ -16,13 +16,16 @@ export interface AutomateRegistration {
 /** Silence after which the service is called offline (the legacy console's 24 h). */
 export const AUTOMATE_OFFLINE_AFTER_MS = AUTOMATE_OFFLINE_AFTER_HOURS * 3600 * 1000;
 
+/** The columns of an AutomateRegistration, from the table's alias `r`. */
+export const AUTOMATE_REGISTRATION_COLUMNS = `r.ip, r.port, r.version, r.machine_name AS "machineName",
+     r.reported_at AS "reportedAt"`;
+
 export async function findAutomateRegistration(
   db: Queryable,
   installationId: string,
 ): Promise<AutomateRegistration | null> {
   const [row] = await db.query<AutomateRegistration>(
-    `SELECT ip, port, version, machine_name AS "machineName", reported_at AS "reportedAt"
-     FROM automate_registrations WHERE installation_id = $1`,
+    `SELECT ${AUTOMATE_REGISTRATION_COLUMNS} FROM automate_registrations r WHERE r.installation_id = $1`,
     [installationId],
   );
   return row ?? null;

@@ -13,15 +13,17 @@ export interface StorageUse {
   quotaBytes: number;
 }
 
+/** The columns `used` and `quota` (text) of the installation `i`, for storageUseOf. */
+export const STORAGE_USE_COLUMNS = `(SELECT bytes FROM installation_storage WHERE installation_id = i.id)::text AS used,
+            i.storage_quota_bytes::text AS quota`;
+
 export async function storageUse(
   db: Queryable,
   installationId: string,
   defaultQuotaBytes: number,
 ): Promise<StorageUse> {
   const [row] = await db.query<{ used: string | null; quota: string | null }>(
-    `SELECT (SELECT bytes FROM installation_storage WHERE installation_id = i.id)::text AS used,
-            i.storage_quota_bytes::text AS quota
-     FROM installations i WHERE i.id = $1`,
+    `SELECT ${STORAGE_USE_COLUMNS} FROM installations i WHERE i.id = $1`,
     [installationId],
   );
   return storageUseOf(row?.used ?? null, row?.quota ?? null, defaultQuotaBytes);

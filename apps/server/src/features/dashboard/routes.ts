@@ -10,10 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { readDashboardActivity, readTerminalsActivity } from '../../domain/activity.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
-import { findAutomateRegistration } from '../../domain/automate-registrations.ts';
-import { storageUse } from '../../domain/storage.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { buildDashboard } from './service.ts';
+import { readDashboardState } from './state.ts';
 import { ENCODES_ITSELF, sendRepresentation } from '../../http/representations.ts';
 import { JSON_CONTENT_TYPE } from '../../domain/current-user.ts';
 
@@ -24,8 +23,11 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     async (request, reply) => {
       const { installation, configVersion } = currentSignIn(request);
       const config = await ctx.configs.at(ctx.db, installation.id, configVersion);
-      const registration = await findAutomateRegistration(ctx.db, installation.id);
-      const storage = await storageUse(ctx.db, installation.id, ctx.storageQuotaBytes);
+      const { registration, storage } = await readDashboardState(
+        ctx.db,
+        installation.id,
+        ctx.storageQuotaBytes,
+      );
       const view: TDashboardView = {
         ...buildDashboard(installation, config, registration, storage, ctx.now()),
         supportLinks: ctx.supportLinks,
