@@ -4,7 +4,7 @@
  *
  *   npm run build
  *   npx tsx bench/load/run.ts [--seconds 60] [--connections 50] [--db both|embedded|postgres]
- *     [--installations 5] [--rows 5000] [--no-readme]
+ *     [--installations 5] [--rows 5000] [--entry MAIN_JS] [--no-readme]
  *
  * Each database is fresh (a temporary DATA_DIR, or a schema of its own in POSTGRES_URL, default
  * postgres://postgres@127.0.0.1:5432/test, dropped at the end). `--installations` installations
@@ -49,6 +49,8 @@ const TERMINAL_SAVE = CONFIG_SECTIONS.terminals.save!;
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
+    /** Another build's main.js (a worktree's), to measure a « before » with the same bench. */
+    entry: { type: 'string' },
     connections: { type: 'string', default: '50' },
     db: { type: 'string', default: 'both' },
     installations: { type: 'string', default: '5' },
@@ -236,7 +238,7 @@ async function measureServer(name: TargetName): Promise<Measure> {
         String(ROWS),
       );
     }
-    const server = await startServer(target, PORT);
+    const server = await startServer(target, PORT, [], {}, args.entry ?? undefined);
     try {
       const installations: Installation[] = [];
       for (const [k, token] of tokens.entries()) {
