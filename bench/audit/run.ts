@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { contains, containsParam } from '../history/cases.ts';
 import {
+  keptSchema,
   admin,
   createInstallation,
   prepareTarget,
@@ -143,14 +144,16 @@ async function keptSeed(target: Target): Promise<{ seconds: number } | null> {
       .catch(() => ({ rows: [] }));
     const row = rows.rows[0];
     if (row === undefined) {
-      await client.query('DROP SCHEMA IF EXISTS bench_audit_kept CASCADE; CREATE SCHEMA bench_audit_kept');
+      // A seed stopped halfway: start again from an empty schema.
+      const schema = keptSchema('audit');
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
       return null;
     }
     // The entry counts the rows of every installation it seeded (the measured one's and its
     // neighbours'), hence « at least ».
     if (Number(row.audit) < Number(args.rows) || Number(row.installations) !== Number(args.installations)) {
       throw new Error(
-        `bench_audit_kept holds ${row.audit} rows × ${row.installations} installations: drop the schema to seed other sizes`,
+        `${keptSchema('audit')} holds ${row.audit} rows × ${row.installations} installations: drop the schema to seed other sizes`,
       );
     }
     return { seconds: Number(row.seconds ?? Number.NaN) };

@@ -22,6 +22,9 @@ export interface Target {
   cleanup: () => Promise<void>;
 }
 
+/** The schema a bench keeps between runs (prepareTarget's `keep`). */
+export const keptSchema = (label: string) => `bench_${label}_kept`;
+
 /**
  * A fresh database: a temporary folder, or the schema `bench_<label>_<pid>` of POSTGRES_URL.
  * `keep` (PostgreSQL only): the schema `bench_<label>_kept`, created when missing and left in
@@ -42,7 +45,7 @@ export async function prepareTarget(
       cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const schema = keep ? `bench_${label}_kept` : `bench_${label}_${process.pid}`;
+  const schema = keep ? keptSchema(label) : `bench_${label}_${process.pid}`;
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
