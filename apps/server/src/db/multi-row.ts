@@ -15,3 +15,19 @@ export function valuesList(rowCount: number, shared: number, row: readonly strin
   }
   return tuples.join(', ');
 }
+
+/**
+ * `statement` kept by its row count: a batch's statements have a few sizes, sent again and again,
+ * and their text (tens of kilobytes for a hundred rows) is then built once instead of for each one.
+ * `most`: the largest row count kept (larger ones are built each time).
+ */
+export function bySize(statement: (rowCount: number) => string, most: number): (rowCount: number) => string {
+  const built = new Map<number, string>();
+  return (rowCount) => {
+    const known = built.get(rowCount);
+    if (known !== undefined) return known;
+    const text = statement(rowCount);
+    if (rowCount <= most) built.set(rowCount, text);
+    return text;
+  };
+}

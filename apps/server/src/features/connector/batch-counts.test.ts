@@ -172,10 +172,10 @@ describe.runIf(usingPostgres())('batch counters read only the batch’s rows', (
   ): Promise<string[]> {
     const a = await connectorInstallation(ctx.db, table === 'import_records' ? 'BCNT4' : 'BCNT5');
     await ctx.db.query(insertHistory, [a.id]);
-    const [{ schema }] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    const [current] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
     const client = new pg.Client({
       connectionString: process.env.TEST_DATABASE_URL,
-      options: `-c search_path=${schema},public`,
+      options: `-c search_path=${current?.schema ?? ''},public`,
     });
     const plans: string[] = [];
     client.on('notice', (notice) => plans.push(notice.message ?? ''));

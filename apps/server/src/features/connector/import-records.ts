@@ -7,7 +7,7 @@ import {
 } from '@synchro/contracts';
 import { encodeConnectorText } from '@synchro/config-xml';
 import type { AppContext } from '../../context.ts';
-import { valuesList } from '../../db/multi-row.ts';
+import { bySize, valuesList } from '../../db/multi-row.ts';
 import { exactText, storedText } from '../../db/text-column.ts';
 import type { Queryable } from '../../db/types.ts';
 import {
@@ -57,13 +57,16 @@ export const RECORDS_PER_STATEMENT = 100;
 const RECORD_VALUES =
   '$1 ? ? ? ?::timestamptz ?::int ? ?::smallint ? ?::bigint ? ?::bigint ?::boolean ?::jsonb $2 $2'.split(' ');
 
-function insertRecordsStatement(count: number): string {
-  return `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne,
+const insertRecordsStatement = bySize(
+  (
+    count,
+  ) => `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne,
     type_element, etat, log, log_blob, enreg, enreg_blob, has_file, sent_texts, received_at, updated_at)
   VALUES ${valuesList(count, 2, RECORD_VALUES)}
   ON CONFLICT (installation_id, id_interne) DO NOTHING
-  RETURNING id, id_interne AS "idInterne"`;
-}
+  RETURNING id, id_interne AS "idInterne"`,
+  RECORDS_PER_STATEMENT,
+);
 
 /** The emails' view of a record (docs/mail.md). */
 const recordItem = (r: Pick<RecordRow, 'idInterne' | 'refDoc' | 'typeEnreg' | 'dateHeure'>) => ({

@@ -1,6 +1,6 @@
 import { ZTransactionsEnvelope, type TConnectorBatchAnswer } from '@synchro/contracts';
 import type { AppContext } from '../../context.ts';
-import { valuesList } from '../../db/multi-row.ts';
+import { bySize, valuesList } from '../../db/multi-row.ts';
 import type { Queryable } from '../../db/types.ts';
 import { LOG_HEAD_CHARS, logHead } from '../../domain/blobs.ts';
 import { enqueueArrivals, noArrivals, type MailInstallation } from '../../domain/mail-rules.ts';
@@ -46,15 +46,22 @@ async function writeTransactions(
     );
   }
   return tx.query<{ id: string; txId: string }>(
-    `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc, ref_doc,
-       id_tablette, libelle_tablette, log, log_blob, received_at)
-     VALUES ${valuesList(rows.length, 2, TRANSACTION_VALUES)}
-     ON CONFLICT (installation_id, tx_id) DO NOTHING
-     RETURNING id, tx_id AS "txId"`,
+    insertTransactionsStatement(rows.length),
     params,
     standard ? { prepare: `connector_insert_transactions_${rows.length}` } : {},
   );
 }
+
+const insertTransactionsStatement = bySize(
+  (
+    count,
+  ) => `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction, type_doc,
+       ref_doc, id_tablette, libelle_tablette, log, log_blob, received_at)
+     VALUES ${valuesList(count, 2, TRANSACTION_VALUES)}
+     ON CONFLICT (installation_id, tx_id) DO NOTHING
+     RETURNING id, tx_id AS "txId"`,
+  TRANSACTIONS_PER_STATEMENT,
+);
 
 /**
  * POST /api/connector/v1/transactions: all or nothing (ingestBatch); a transaction already
