@@ -170,6 +170,30 @@ describe('POST /import-records', () => {
     expect(await countOf('import_records', a.id)).toBe(499);
   });
 
+  it('a big body: every XML stored and given back byte for byte (PostgreSQL: sent as the worker’s UTF-8)', async () => {
+    const a = await connectorInstallation(ctx.db, 'RECBIG2');
+    // One-byte and two-byte texts, a pair of surrogates, a byte order mark first, an empty
+    // element, the connector's own convention: each one exactly as sent.
+    const texts = [
+      (n: number) => `<a>${'x'.repeat(1500)}${n}</a>`,
+      (n: number) => `\uFEFF<a>Ã©tÃ© ${'é'.repeat(700)} ${n}</a>`,
+      (n: number) => `<a>Main dâ€™Å“uvre 😀 ${'€'.repeat(600)} ${n}</a>`,
+      (n: number) => `<a b="${n}"/>`,
+    ];
+    const sent = Array.from({ length: 400 }, (_, n) =>
+      importRecord({ Enreg: (texts[n % texts.length] as (n: number) => string)(n) }),
+    );
+    expect(Buffer.byteLength(JSON.stringify({ records: sent }))).toBeGreaterThan(OFFLOAD_MIN_BYTES);
+    expect((await post(a.token, sent)).json()).toEqual({ inserted: 400, duplicates: 0 });
+    const stored = await records(a.id);
+    expect(stored.map((r) => r.enreg)).toEqual(sent.map((r) => r.Enreg));
+    // The queue (all of them Etat 0, at the same time: in their order of arrival) gives them back.
+    const queue = await connectorCall(ctx.app, 'GET', '/import-records/queue', a.token);
+    const given = ZImportQueueAnswer.parse(queue.json()).records;
+    expect(given).toHaveLength(100);
+    expect(given.map((r) => r.Enreg)).toEqual(sent.slice(0, 100).map((r) => r.Enreg));
+  });
+
   it('all or nothing: a bad 500th record, nothing stored; every fault named with its index', async () => {
     const a = await connectorInstallation(ctx.db, 'RECALL1');
     const batch = Array.from({ length: 500 }, () => importRecord());
