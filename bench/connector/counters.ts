@@ -10,60 +10,18 @@
  *
  * Prints, per segment of 25 batches, the median time of each counting and the history's size.
  */
-import { connectorTimeToUtc } from '@synchro/contracts';
-import { decodeConnectorText } from '@synchro/config-xml';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { describeMachine } from '../config-xml/machine.ts';
 import { createInstallation, prepareTarget, REPO } from '../support/server.ts';
-import { recordOf, ZONE } from './rows.ts';
+import { apiParams, apiStatement } from './api-statement.ts';
 
 const { values: args } = parseArgs({ options: { batches: { type: 'string', default: '200' } } });
 const BATCHES = Number(args.batches);
 const BATCH = 500;
 const SEGMENT = 25;
-
-const COLUMNS = `installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne,
-    type_element, etat, log, log_blob, enreg, enreg_blob, has_file, sent_texts, received_at, updated_at`;
-const VALUES_PER_ROW = 13;
-
-function insertStatement(count: number): string {
-  const tuples: string[] = [];
-  for (let r = 0; r < count; r++) {
-    const p = (c: number) => `$${3 + r * VALUES_PER_ROW + c}`;
-    tuples.push(
-      `($1, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}::timestamptz, ${p(4)}::int, ${p(5)}, ${p(6)}::smallint, ${p(7)}, ` +
-        `${p(8)}::bigint, ${p(9)}, ${p(10)}::bigint, ${p(11)}::boolean, ${p(12)}::jsonb, $2, $2)`,
-    );
-  }
-  return `INSERT INTO import_records (${COLUMNS}) VALUES ${tuples.join(', ')}
-    ON CONFLICT (installation_id, id_interne) DO NOTHING RETURNING id`;
-}
-
-function batchParams(installationId: string, first: number): unknown[] {
-  const params: unknown[] = [installationId, new Date()];
-  for (let n = first; n < first + BATCH; n++) {
-    const r = recordOf(n, 'C');
-    params.push(
-      r.IDInterne,
-      decodeConnectorText(r.TypeEnreg),
-      decodeConnectorText(r.RefDoc),
-      connectorTimeToUtc(r.DateHeure, ZONE),
-      r.NumLigne,
-      decodeConnectorText(r.TypeElement),
-      r.Etat,
-      r.Log ?? '',
-      null,
-      r.Enreg,
-      null,
-      false,
-      null,
-    );
-  }
-  return params;
-}
 
 /** Migration 019's import_records_added, under the name `counted_as_019`. */
 function functionOf019(): string {
@@ -92,9 +50,10 @@ try {
     console.log('|---:|---:|---:|');
     for (let b = 0; b < BATCHES; b++) {
       await client.query("BEGIN; SET LOCAL synchro.batch_counts = 'on'");
+      const batch = Array.from({ length: BATCH }, (_, i) => b * BATCH + i);
       const { rows } = await client.query<{ id: string }>(
-        insertStatement(BATCH),
-        batchParams(inst.id, b * BATCH),
+        apiStatement(BATCH),
+        apiParams(inst.id, batch, 'C'),
       );
       const ids = rows.map((r) => r.id);
       const order = b % 2 === 0 ? (['current', 'as019'] as const) : (['as019', 'current'] as const);

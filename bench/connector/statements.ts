@@ -14,62 +14,18 @@
  * import_records disabled: what they cost); `api-batch-counts` (`api` with the counters written
  * once for the batch, the server's current way, when the schema has it).
  */
-import { connectorTimeToUtc } from '@synchro/contracts';
-import { decodeConnectorText } from '@synchro/config-xml';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createInstallation, prepareTarget } from '../support/server.ts';
-import { recordOf, storedRecord, ZONE } from './rows.ts';
+import { apiParams, apiStatement } from './api-statement.ts';
+import { storedRecord } from './rows.ts';
 
 const { values: args } = parseArgs({
   options: { batches: { type: 'string', default: '40' }, shapes: { type: 'string' } },
 });
 const BATCHES = Number(args.batches);
 const BATCH = 500;
-
-const COLUMNS = `installation_id, id_interne, type_enreg, ref_doc, date_heure, num_ligne,
-    type_element, etat, log, log_blob, enreg, enreg_blob, has_file, sent_texts, received_at, updated_at`;
-const RECORD_VALUES =
-  '$1 ? ? ? ?::timestamptz ?::int ? ?::smallint ? ?::bigint ? ?::bigint ?::boolean ?::jsonb $2 $2'.split(' ');
-
-/** The server's VALUES list (apps/server/src/db/multi-row.ts): `?` is the row's next parameter. */
-function valuesList(rowCount: number, shared: number, row: readonly string[]): string {
-  const perRow = row.filter((e) => e.startsWith('?')).length;
-  const tuples: string[] = [];
-  for (let r = 0; r < rowCount; r += 1) {
-    let next = shared + 1 + r * perRow;
-    tuples.push(`(${row.map((e) => (e.startsWith('?') ? `$${next++}${e.slice(1)}` : e)).join(', ')})`);
-  }
-  return tuples.join(', ');
-}
-
-const apiStatement = (count: number) =>
-  `INSERT INTO import_records (${COLUMNS}) VALUES ${valuesList(count, 2, RECORD_VALUES)}
-   ON CONFLICT (installation_id, id_interne) DO NOTHING RETURNING id, id_interne AS "idInterne"`;
-
-function apiParams(installationId: string, ns: number[], prefix: string): unknown[] {
-  const params: unknown[] = [installationId, new Date()];
-  for (const n of ns) {
-    const r = recordOf(n, prefix);
-    params.push(
-      r.IDInterne,
-      decodeConnectorText(r.TypeEnreg),
-      decodeConnectorText(r.RefDoc),
-      connectorTimeToUtc(r.DateHeure, ZONE),
-      r.NumLigne,
-      decodeConnectorText(r.TypeElement),
-      r.Etat,
-      r.Log ?? '',
-      null,
-      r.Enreg,
-      null,
-      false,
-      null,
-    );
-  }
-  return params;
-}
 
 function rawStatement(
   installationId: string,
