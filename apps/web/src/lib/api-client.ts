@@ -96,6 +96,8 @@ async function jsonBody(body: unknown): Promise<string | Blob> {
       continue;
     }
     const value = large[Number(pieces[i])]!;
+    // The first slice of a string built from pieces copies it whole: in a task of its own.
+    await nextTask();
     parts.push('"');
     for (let start = 0; start < value.length;) {
       let end = Math.min(start + LARGE_STRING_CHARS, value.length);
@@ -145,10 +147,37 @@ export async function apiFetch(
   return res;
 }
 
+/**
+ * An answer's text read a megabyte at a time, the page getting the hand back between two: the
+ * browser decoded a 30 MB answer (a record's XML) in one task that held the page for 200 ms and
+ * more on a slow machine. Decoded as `Response.text()` decodes (UTF-8, a leading BOM dropped).
+ */
+async function readText(res: Response): Promise<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return res.text();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let sinceYield = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(decoder.decode(value, { stream: true }));
+    sinceYield += value.byteLength;
+    if (sinceYield >= LARGE_STRING_CHARS) {
+      sinceYield = 0;
+      await nextTask();
+    }
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
 /** The answer's JSON (its text when not JSON, undefined when empty). */
 async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
+  const text = await readText(res);
   if (!text) return undefined;
+  // A long answer is parsed in a task of its own, not after its last piece was read.
+  if (text.length > LARGE_STRING_CHARS) await nextTask();
   try {
     return JSON.parse(text) as unknown;
   } catch {
