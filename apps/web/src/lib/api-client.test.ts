@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ZServerIp } from '@synchro/contracts';
-import { ApiError, api, errorDetail, fileNameFromDisposition } from './api-client.ts';
+import { ApiError, LongText, api, errorDetail, fileNameFromDisposition } from './api-client.ts';
 
 function mockFetch(response: Response) {
   const fn = vi.fn<typeof fetch>().mockResolvedValue(response);
@@ -160,6 +160,29 @@ describe('api client', () => {
     );
     expect(fileNameFromDisposition('attachment', 'download.xml')).toBe('download.xml');
     expect(fileNameFromDisposition(null, 'download.xml')).toBe('download.xml');
+  });
+
+  it('writes a LongText as the one string its pieces make, never joining a long one in the page', async () => {
+    const fetchMock = mockFetch(new Response('{}', { status: 200 }));
+    const content = `${'Q'.repeat(1_200_000)}"é\n${'k'.repeat(900_000)}`;
+    const pieces = ['<a>\r\n<b>', content, '</b>😀</a>'];
+    const join = vi.spyOn(Array.prototype, 'join');
+    await api.put('/api/sync-history/A/xml', { body: { xml: new LongText(pieces), n: 1 } });
+    // No join of the pieces themselves (a 2 MB copy in one task).
+    expect(join.mock.contexts.some((joined) => joined === pieces)).toBe(false);
+    join.mockRestore();
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect(init.body).toBeInstanceOf(Blob);
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as string);
+      reader.readAsText(init.body as Blob);
+    });
+    expect(text).toBe(JSON.stringify({ xml: pieces.join(''), n: 1 }));
+    // A short one is a plain string body.
+    const again = mockFetch(new Response('{}', { status: 200 }));
+    await api.put('/api/sync-history/A/xml', { body: { xml: new LongText(['<a>', 'é', '</a>']) } });
+    expect(again.mock.calls[0]![1]!.body).toBe(JSON.stringify({ xml: '<a>é</a>' }));
   });
 
   it('sends a large JSON body as a Blob of the same text, pairs of surrogates kept whole', async () => {

@@ -14,9 +14,8 @@ import {
   type TSyncHistoryPage,
   type TSyncHistoryRow,
   type TSyncHistoryStatusRequest,
-  type TSyncHistoryXmlRequest,
 } from '@synchro/contracts';
-import { api } from '../../lib/api-client.ts';
+import { api, type LongText } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import {
   localNoonIso,
@@ -112,9 +111,10 @@ export function fetchRecordXml(id: string, signal?: AbortSignal) {
   });
 }
 
-export function saveRecordXml(id: string, xml: string) {
+/** `xml` as pieces (record-document.ts): the body writes them as its one `xml` string (ZSyncHistoryXmlRequest). */
+export function saveRecordXml(id: string, xml: LongText) {
   return api.put(syncHistoryRecordPath(id, 'xml'), {
-    body: { xml } satisfies TSyncHistoryXmlRequest,
+    body: { xml },
     schema: ZSyncHistoryXmlSaved,
   });
 }

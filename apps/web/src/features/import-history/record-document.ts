@@ -10,6 +10,7 @@
  */
 
 import { utf8ByteLength } from '@synchro/contracts';
+import { LongText } from '../../lib/api-client.ts';
 
 export class RecordXmlError extends Error {
   override readonly name = 'RecordXmlError';
@@ -64,7 +65,7 @@ export interface OpenedRecord {
    * The record with `edits` applied (index → value), as text ready to send, and its UTF-8 bytes
    * (counted without going over the large contents again).
    */
-  serialize: (edits: ReadonlyMap<number, string>) => { xml: string; sizeBytes: number };
+  serialize: (edits: ReadonlyMap<number, string>) => { xml: LongText; sizeBytes: number };
   /** The base64 of an attachment, as stored. */
   attachmentBase64: (attachment: RecordAttachment) => string;
 }
@@ -329,7 +330,7 @@ export function openRecord(enreg: string): OpenedRecord {
     for (const [token, bytes] of cut.contentBytes) {
       if (small.includes(token)) sizeBytes += bytes - token.length;
     }
-    return { xml: restoreContents(small, cut.contents), sizeBytes };
+    return { xml: new LongText(restoreContents(small, cut.contents)), sizeBytes };
   };
 
   const attachmentBase64 = (attachment: RecordAttachment): string => {
@@ -350,8 +351,8 @@ export function openRecord(enreg: string): OpenedRecord {
 }
 
 /** Puts the cut contents back in place of their tokens (one pass, no pattern in the contents). */
-function restoreContents(xml: string, contents: Map<string, string>): string {
-  if (contents.size === 0) return xml;
+function restoreContents(xml: string, contents: Map<string, string>): string[] {
+  if (contents.size === 0) return [xml];
   const parts: string[] = [];
   let from = 0;
   const found = [...contents.keys()]
@@ -363,7 +364,7 @@ function restoreContents(xml: string, contents: Map<string, string>): string {
     from = at + token.length;
   }
   parts.push(xml.slice(from));
-  return parts.join('');
+  return parts;
 }
 
 /** Decodes base64 into a Blob, a few MB at a time. Throws on a text that is not base64. */

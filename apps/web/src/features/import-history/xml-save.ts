@@ -1,5 +1,5 @@
 import { CONNECTOR_LIMITS, recordXmlTooLargeMessage } from '@synchro/contracts';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError, type LongText } from '../../lib/api-client.ts';
 import { HISTORY_TEXT } from './history-messages.ts';
 import { RecordEncodingError, type OpenedRecord } from './record-document.ts';
 
@@ -11,7 +11,7 @@ export function formatMegabytes(bytes: number): string {
   return megabytes.format(bytes / MB);
 }
 
-export type PreparedXml = { ok: true; xml: string; sizeBytes: number } | { ok: false; message: string };
+export type PreparedXml = { ok: true; xml: LongText; sizeBytes: number } | { ok: false; message: string };
 
 /**
  * The record as it will be sent: serialised with the edits, refused when a value cannot be encoded
@@ -20,7 +20,7 @@ export type PreparedXml = { ok: true; xml: string; sizeBytes: number } | { ok: f
  */
 export function prepareXml(record: OpenedRecord | null, edits: ReadonlyMap<number, string>): PreparedXml {
   if (!record) return { ok: false, message: HISTORY_TEXT.xmlOriginalMissing };
-  let serialized: { xml: string; sizeBytes: number };
+  let serialized: { xml: LongText; sizeBytes: number };
   try {
     serialized = record.serialize(edits);
   } catch (error) {
