@@ -8,6 +8,14 @@ function mockFetch(response: Response) {
   return fn;
 }
 
+function blobText(blob: Blob): Promise<string> {
+  return new Promise((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.readAsText(blob);
+  });
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -173,11 +181,7 @@ describe('api client', () => {
     join.mockRestore();
     const init = fetchMock.mock.calls[0]![1]!;
     expect(init.body).toBeInstanceOf(Blob);
-    const text = await new Promise<string>((resolve) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(reader.result as string);
-      reader.readAsText(init.body as Blob);
-    });
+    const text = await blobText(init.body as Blob);
     expect(text).toBe(JSON.stringify({ xml: pieces.join(''), n: 1 }));
     // A short one is a plain string body.
     const again = mockFetch(new Response('{}', { status: 200 }));
@@ -192,11 +196,7 @@ describe('api client', () => {
     await api.put('/api/sync-history/A/xml', { body: { xml } });
     const init = fetchMock.mock.calls[0]![1]!;
     expect(init.body).toBeInstanceOf(Blob);
-    const text = await new Promise<string>((resolve) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(reader.result as string);
-      reader.readAsText(init.body as Blob);
-    });
+    const text = await blobText(init.body as Blob);
     expect(text).toBe(JSON.stringify({ xml }));
     expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
   });
