@@ -133,8 +133,6 @@ export function XmlEditorDialog({ row, zone, onClose }: XmlEditorDialogProps) {
       setSaving(false);
       return;
     }
-    // The XML with its edits, then its body: each in its own task (a 30 MB record).
-    await afterPaint();
     try {
       const answer = await saveRecordXml(id, prepared.xml);
       toast({ title: answer.message });
