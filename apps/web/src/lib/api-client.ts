@@ -295,7 +295,7 @@ export const api = {
       ...options,
       headers: { Accept: 'text/plain', ...options.headers },
     });
-    return res.text();
+    return readText(res);
   },
   /** GET of a file: its bytes and its name (`Content-Disposition`, else `fallbackName`). */
   download: async (
