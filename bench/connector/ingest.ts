@@ -235,7 +235,7 @@ async function countRows(run: RunSql, installationId: string): Promise<{ r: numb
 }
 
 async function measure(name: TargetName, port: number): Promise<Result> {
-  const target = await prepareTarget(name, 'connector');
+  const target = await prepareTarget(name, 'connector', { entry: args.entry });
   try {
     // The first admin command migrates the database.
     const token = createInstallation(target, 'BENCHAPI', CLIENT_ID);

@@ -131,7 +131,7 @@ function cpuMs(pid: number | undefined): number {
 }
 
 async function measureTarget(name: TargetName): Promise<Row[]> {
-  const target = await prepareTarget(name, 'compression');
+  const target = await prepareTarget(name, 'compression', { entry: values.entry });
   const rows: Row[] = [];
   const tmp = mkdtempSync(join(os.tmpdir(), 'synchro-compression-'));
   try {
@@ -222,7 +222,7 @@ async function measureTarget(name: TargetName): Promise<Row[]> {
 
 /** Brotli qualities and gzip levels on the /api/user answer of the demo configuration. */
 async function qualities(): Promise<string> {
-  const target = await prepareTarget('embedded', 'quality');
+  const target = await prepareTarget('embedded', 'quality', { entry: values.entry });
   try {
     createInstallation(target, 'QUAL0001', 'quality-client-0001');
     const server = await startServer(target, SERVER_PORT, [], {}, values.entry);

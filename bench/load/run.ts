@@ -222,7 +222,7 @@ function numberConnections(): (client: unknown) => void {
 }
 
 async function measureServer(name: TargetName): Promise<Measure> {
-  const target = await prepareTarget(name, 'load');
+  const target = await prepareTarget(name, 'load', { entry: args.entry });
   try {
     const tokens: string[] = [];
     for (let k = 0; k < INSTALLATIONS; k++) {

@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 
 export const REPO = resolve(import.meta.dirname, '../..');
@@ -20,7 +20,13 @@ export interface Target {
   name: TargetName;
   env: Record<string, string>;
   cleanup: () => Promise<void>;
+  /** The admin command of the build measured (its migrations make the database). */
+  cli: string;
 }
+
+/** The admin command beside a build's `main.js` (REPO's own build by default). */
+const cliOf = (entry: string | undefined) =>
+  entry ? join(dirname(resolve(entry)), 'cli.js') : join(REPO, 'apps/server/dist/cli.js');
 
 /** The schema a bench keeps between runs (prepareTarget's `keep`). */
 export const keptSchema = (label: string) => `bench_${label}_kept`;
@@ -28,13 +34,15 @@ export const keptSchema = (label: string) => `bench_${label}_kept`;
 /**
  * A fresh database: a temporary folder, or the schema `bench_<label>_<pid>` of POSTGRES_URL.
  * `keep` (PostgreSQL only): the schema `bench_<label>_kept`, created when missing and left in
- * place, so that a seed of tens of minutes serves several measuring runs.
+ * place, so that a seed of tens of minutes serves several measuring runs. `entry`: another
+ * build's `main.js` (a « before »): its own admin command makes the database.
  */
 export async function prepareTarget(
   name: TargetName,
   label: string,
-  { keep = false }: { keep?: boolean } = {},
+  { keep = false, entry }: { keep?: boolean; entry?: string | undefined } = {},
 ): Promise<Target> {
+  const cli = cliOf(entry);
   const secret = randomBytes(24).toString('hex');
   if (name === 'embedded') {
     if (keep) throw new Error('keep: PostgreSQL only (the embedded database lives in a temporary folder)');
@@ -42,6 +50,7 @@ export async function prepareTarget(
     return {
       name,
       env: { DATA_DIR: dataDir, DATABASE_URL: '', SESSION_SECRET: secret, DEMO_AUTOMATE: '0' },
+      cli,
       cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
@@ -60,6 +69,7 @@ export async function prepareTarget(
   return {
     name,
     env: { DATABASE_URL: url.toString(), SESSION_SECRET: secret, DATA_DIR: dataDir },
+    cli,
     cleanup: async () => {
       rmSync(dataDir, { recursive: true, force: true });
       if (keep) return;
@@ -74,9 +84,9 @@ export async function prepareTarget(
   };
 }
 
-/** One admin command (the built `dist/cli.js`); its standard output. */
+/** One admin command (the built `dist/cli.js` of the target's build); its standard output. */
 export function admin(target: Target, ...argv: string[]): string {
-  const res = spawnSync(process.execPath, [join(REPO, 'apps/server/dist/cli.js'), ...argv], {
+  const res = spawnSync(process.execPath, [target.cli, ...argv], {
     env: { ...process.env, ...target.env, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
     maxBuffer: 1 << 26,
