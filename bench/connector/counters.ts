@@ -1,5 +1,5 @@
 /**
- * What the batch counters cost as an installation's history grows (migrations 019 and 021): batches
+ * What the batch counters cost as an installation's history grows (migrations 019, 021, 022): batches
  * of 500 import records inserted as the connector API writes them (counters deferred,
  * `synchro.batch_counts`), each followed by the counting of its rows twice, in alternating order:
  * the current `import_records_added` and the same function as migration 019 wrote it (created here
@@ -46,7 +46,7 @@ try {
     ).rows;
     if (!inst) throw new Error('installation missing');
     const times: Record<'current' | 'as019', number[]> = { current: [], as019: [] };
-    console.log('| history (records) | current (021) median ms | as in 019 median ms |');
+    console.log('| history (records) | current median ms | as in 019 median ms |');
     console.log('|---:|---:|---:|');
     for (let b = 0; b < BATCHES; b++) {
       await client.query("BEGIN; SET LOCAL synchro.batch_counts = 'on'");
