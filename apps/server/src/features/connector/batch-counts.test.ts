@@ -301,11 +301,12 @@ describe.runIf(usingPostgres())('batch counters read only the batch’s rows', (
 });
 
 /**
- * The order in which a batch's counting takes the counter rows (migration 022): by key. A row in
- * the middle is held by another transaction; the counting stops there, holding exactly the rows
- * of the keys before it, none after: the rows of the first table it meets that the other holds.
+ * The order in which the counters' rows are taken (migrations 022, 023): by key, whatever writes the
+ * rows (a batch's counting, the statement triggers of an update or a deletion). A row in the middle
+ * is held by another transaction; the write stops there, holding exactly the rows of the keys before
+ * it, none after.
  */
-describe.runIf(usingPostgres())('batch counters take their rows in key order', () => {
+describe.runIf(usingPostgres())('counters take their rows in key order', () => {
   const KEYS = Array.from({ length: 26 }, (_, i) => i);
   const MIDDLE = 13;
 
@@ -319,7 +320,7 @@ describe.runIf(usingPostgres())('batch counters take their rows in key order', (
     return c;
   }
 
-  /** Which of `keys` another transaction cannot lock now (`rowOf`: the key's row, FOR UPDATE NOWAIT). */
+  /** Which keys another transaction cannot lock now (`rowOf`: the key's row, FOR UPDATE NOWAIT). */
   async function lockedKeys(probe: pg.Client, rowOf: string, installationId: string): Promise<number[]> {
     const locked: number[] = [];
     for (const k of KEYS) {
@@ -341,81 +342,142 @@ describe.runIf(usingPostgres())('batch counters take their rows in key order', (
     seed: (installation: { token: string }) => Promise<void>;
     /** The counter row of key $2 of installation $1 (a SELECT without FOR UPDATE). */
     rowOf: string;
-    /** Inserts one row of each key ($1 the installation), triggers skipped; RETURNING id. */
-    insertBatch: string;
-    counter: 'import_records_added' | 'transaction_logs_added';
+    /**
+     * The write, in a transaction on `c` ($1 the installation): its first steps awaited, then the
+     * promise of the statement that meets the held row.
+     */
+    write: (c: pg.Client, installationId: string) => Promise<{ blocked: Promise<unknown> }>;
   }): Promise<void> {
     const a = await connectorInstallation(ctx.db, opts.syncId);
     await opts.seed(a);
-    const [blocker, batch, probe] = [await client(), await client(), await client()];
+    const [blocker, writer, probe] = [await client(), await client(), await client()];
     try {
       await blocker.query('BEGIN');
       await blocker.query(`${opts.rowOf} FOR UPDATE`, [a.id, MIDDLE]);
-      await batch.query("BEGIN; SET LOCAL synchro.batch_counts = 'on'");
-      const ids = (await batch.query<{ id: string }>(opts.insertBatch, [a.id])).rows.map((r) => r.id);
-      expect(ids).toHaveLength(KEYS.length);
-      const [{ pid }] = (await batch.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [
-        { pid: number },
-      ];
-      const counting = batch.query(`SELECT ${opts.counter}($1, $2::bigint[])`, [a.id, ids]);
-      counting.catch(() => {});
-      // Until the counting waits for the middle row.
+      const { rows } = await writer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const { blocked } = await opts.write(writer, a.id);
+      blocked.catch(() => {});
+      // Until the write waits for the middle row.
       for (let i = 0; i < 200; i++) {
-        const { rows } = await probe.query<{ waiting: boolean }>(
+        const { rows: waiting } = await probe.query<{ waiting: boolean }>(
           `SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`,
-          [pid],
+          [rows[0]?.pid],
         );
-        if (rows[0]?.waiting) break;
+        if (waiting[0]?.waiting) break;
         await new Promise((r) => setTimeout(r, 20));
       }
       const locked = await lockedKeys(probe, opts.rowOf, a.id);
       expect(locked).toEqual(KEYS.filter((k) => k <= MIDDLE));
       await blocker.query('ROLLBACK');
-      await counting;
-      await batch.query('ROLLBACK');
+      await blocked;
+      await writer.query('ROLLBACK');
     } finally {
-      for (const c of [blocker, batch, probe]) await c.end();
+      for (const c of [blocker, writer, probe]) await c.end();
     }
   }
 
   const day = (k: number) => `2025-03-${String(k + 1).padStart(2, '0')}`;
   const terminal = (k: number) => `tab${String(k).padStart(2, '0')}`;
+  const DAY_ROW = `SELECT 1 FROM import_record_day_counts
+    WHERE installation_id = $1 AND day = '2025-03-01'::date + $2::int`;
+  const TERMINAL_ROW = `SELECT 1 FROM terminal_last_exchange
+    WHERE installation_id = $1 AND id_tablette = 'tab' || lpad($2::text, 2, '0')`;
+  const seedRecords = async (a: { token: string }) => {
+    const records = KEYS.map((k) => importRecord({ DateHeure: `${day(k)}T12:00:00`, Etat: 0 }));
+    const res = await connectorCall(ctx.app, 'POST', '/import-records', a.token, { records });
+    expect(res.statusCode).toBe(200);
+  };
+  /**
+   * One batch per terminal, in a shuffled order: the counter rows lie in the table in that order, not
+   * in the keys' (a write that followed the table's order would then not follow the keys').
+   */
+  const seedTransactions = async (a: { token: string }) => {
+    for (const k of KEYS.map((i) => (i * 7) % KEYS.length)) {
+      const transactions = [transaction({ IDTablette: terminal(k) })];
+      const res = await connectorCall(ctx.app, 'POST', '/transactions', a.token, { transactions });
+      expect(res.statusCode).toBe(200);
+    }
+  };
 
-  it('import records: the day counts', async () => {
+  it('a batch of import records: the day counts', async () => {
     await expectKeyOrder({
       syncId: 'BCNT7',
-      seed: async (a) => {
-        const records = KEYS.map((k) => importRecord({ DateHeure: `${day(k)}T12:00:00` }));
-        const res = await connectorCall(ctx.app, 'POST', '/import-records', a.token, { records });
-        expect(res.statusCode).toBe(200);
+      seed: seedRecords,
+      rowOf: DAY_ROW,
+      write: async (c, installationId) => {
+        await c.query("BEGIN; SET LOCAL synchro.batch_counts = 'on'");
+        const { rows } = await c.query<{ id: string }>(
+          `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure,
+             num_ligne, type_element, etat, log, enreg, has_file, received_at, updated_at)
+           SELECT $1, 'ORDER' || k, 'Devis', 'R', '2025-03-01T12:00:00Z'::timestamptz + k * interval '1 day', 0,
+             'Création', 1, '', '<a/>', false, now(), now()
+           FROM generate_series(${KEYS.length - 1}, 0, -1) k RETURNING id`,
+          [installationId],
+        );
+        expect(rows).toHaveLength(KEYS.length);
+        return {
+          blocked: c.query('SELECT import_records_added($1, $2::bigint[])', [
+            installationId,
+            rows.map((r) => r.id),
+          ]),
+        };
       },
-      rowOf: `SELECT 1 FROM import_record_day_counts
-              WHERE installation_id = $1 AND day = '2025-03-01'::date + $2::int`,
-      insertBatch: `INSERT INTO import_records (installation_id, id_interne, type_enreg, ref_doc, date_heure,
-         num_ligne, type_element, etat, log, enreg, has_file, received_at, updated_at)
-       SELECT $1, 'ORDER' || k, 'Devis', 'R', '2025-03-01T12:00:00Z'::timestamptz + k * interval '1 day', 0,
-         'Création', 1, '', '<a/>', false, now(), now()
-       FROM generate_series(${KEYS.length - 1}, 0, -1) k RETURNING id`,
-      counter: 'import_records_added',
     });
   });
 
-  it('transactions: the terminals’ last exchanges', async () => {
+  it('a batch of transactions: the terminals’ last exchanges', async () => {
     await expectKeyOrder({
       syncId: 'BCNT8',
-      seed: async (a) => {
-        const transactions = KEYS.map((k) => transaction({ IDTablette: terminal(k) }));
-        const res = await connectorCall(ctx.app, 'POST', '/transactions', a.token, { transactions });
-        expect(res.statusCode).toBe(200);
+      seed: seedTransactions,
+      rowOf: TERMINAL_ROW,
+      write: async (c, installationId) => {
+        await c.query("BEGIN; SET LOCAL synchro.batch_counts = 'on'");
+        const { rows } = await c.query<{ id: string }>(
+          `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction,
+             type_doc, ref_doc, id_tablette, libelle_tablette, log, received_at)
+           SELECT $1, 'ORDER' || k, 0, '2025-03-01T12:00:00Z', '1', 'DEVIS', 'R', 'tab' || lpad(k::text, 2, '0'),
+             'Tablette', 'log', now()
+           FROM generate_series(${KEYS.length - 1}, 0, -1) k RETURNING id`,
+          [installationId],
+        );
+        expect(rows).toHaveLength(KEYS.length);
+        return {
+          blocked: c.query('SELECT transaction_logs_added($1, $2::bigint[])', [
+            installationId,
+            rows.map((r) => r.id),
+          ]),
+        };
       },
-      rowOf: `SELECT 1 FROM terminal_last_exchange
-              WHERE installation_id = $1 AND id_tablette = 'tab' || lpad($2::text, 2, '0')`,
-      insertBatch: `INSERT INTO transaction_logs (installation_id, tx_id, err, date_heure_trt, num_transaction,
-         type_doc, ref_doc, id_tablette, libelle_tablette, log, received_at)
-       SELECT $1, 'ORDER' || k, 0, '2025-03-01T12:00:00Z', '1', 'DEVIS', 'R', 'tab' || lpad(k::text, 2, '0'),
-         'Tablette', 'log', now()
-       FROM generate_series(${KEYS.length - 1}, 0, -1) k RETURNING id`,
-      counter: 'transaction_logs_added',
+    });
+  });
+
+  it('an update of many records (a bulk status change): the day counts', async () => {
+    await expectKeyOrder({
+      syncId: 'BCNT9',
+      seed: seedRecords,
+      rowOf: DAY_ROW,
+      write: async (c, installationId) => {
+        await c.query('BEGIN');
+        return {
+          blocked: c.query('UPDATE import_records SET etat = -1 WHERE installation_id = $1', [
+            installationId,
+          ]),
+        };
+      },
+    });
+  });
+
+  it('a deletion of many transactions (the retention): the terminals’ last exchanges', async () => {
+    await expectKeyOrder({
+      syncId: 'BCNT10',
+      seed: seedTransactions,
+      rowOf: TERMINAL_ROW,
+      write: async (c, installationId) => {
+        await c.query('BEGIN');
+        return {
+          blocked: c.query('DELETE FROM transaction_logs WHERE installation_id = $1', [installationId]),
+        };
+      },
     });
   });
 });
