@@ -55,6 +55,18 @@ test.describe('signed in', () => {
     await expect(nav.getByRole('link', { name: 'Général' })).not.toHaveAttribute('aria-current', 'page');
   });
 
+  test('every entry of the side menu reads whole at 1280 px: none is cut with an ellipsis', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const labels = page.getByRole('navigation', { name: 'Écrans de la console' }).locator('a > span');
+    await expect(labels).toHaveCount(13);
+    const cut = await labels.evaluateAll((spans) =>
+      spans.filter((s) => s.scrollWidth > s.clientWidth).map((s) => s.textContent),
+    );
+    expect(cut).toEqual([]);
+  });
+
   test('the menu entry of the screen shown is not a navigation: a click on another entry right after it goes through', async ({
     page,
   }) => {
@@ -78,7 +90,7 @@ test.describe('signed in', () => {
     const sidebar = page.getByRole('complementary', { name: 'Menu principal' });
     const width = async () => (await sidebar.boundingBox())?.width ?? 0;
     await expect(sidebar).toHaveAttribute('data-state', 'expanded');
-    await expect.poll(width).toBe(256);
+    await expect.poll(width).toBe(280);
     await page.keyboard.press('Control+b');
     await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
     await expect.poll(width).toBe(48);
@@ -93,6 +105,6 @@ test.describe('signed in', () => {
     await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
     await page.keyboard.press('Control+b');
     await expect(sidebar).toHaveAttribute('data-state', 'expanded');
-    await expect.poll(width).toBe(256);
+    await expect.poll(width).toBe(280);
   });
 });
