@@ -13,6 +13,7 @@ import {
   recordAttachments,
   recordTextForStorage,
 } from '../src/index.ts';
+import { isPlainRecordXml } from '../src/record/plain-check.ts';
 
 /** The sanitised real record (BOM, CRLF, root SyncNuxiDev), copied from shared/fixtures/records. */
 const ENREG = readFileSync(new URL('./fixtures/enreg-devis.xml', import.meta.url), 'utf8');
@@ -431,5 +432,180 @@ describe('checkRecord: parseRecord’s check with one index filled again for eve
     expect(verdict(checkRecord, '<n1><n2></n1></n2>')).toBe(verdict(parseRecord, '<n1><n2></n1></n2>'));
     expect(verdict(checkRecord, secret)).toBe(verdict(parseRecord, secret));
     expect(verdict(checkRecord, '')).toBe('empty: Le fichier XML est vide.');
+  });
+});
+
+describe('checkRecord’s plain check: the usual record in one lean pass, the scanner for the rest', () => {
+  const verdict = (check: (text: string) => unknown, text: string): string => {
+    try {
+      check(text);
+      return '';
+    } catch (e) {
+      if (!(e instanceof ConfigXmlError)) throw e;
+      return `${e.code}: ${e.message}`;
+    }
+  };
+  const nested = (levels: number) => `${'<a>'.repeat(levels)}x${'</a>'.repeat(levels)}`;
+
+  it('takes the real records and every construct it reads (else the speed is lost silently)', () => {
+    expect(isPlainRecordXml(ENREG)).toBe(true);
+    expect(isPlainRecordXml(GED)).toBe(true);
+    const every =
+      '\uFEFF<?xml version="1.0" encoding="utf-8" standalone="yes"?>\r\n<!-- avant -->\n' +
+      `<R a="1" b:c='&amp;&lt;&gt;&apos;&quot;' d-e.f = "x">t&amp;é€😀 > ]]<e/><e x="y" />` +
+      '<![CDATA[<&]]]]><!-- dedans --><_1.2-3>v</_1.2-3></R>\n<!-- après -->\n';
+    expect(isPlainRecordXml(every)).toBe(true);
+    expect(verdict(parseRecord, every)).toBe('');
+    expect(isPlainRecordXml(nested(256))).toBe(true);
+  });
+
+  it.each([
+    ['a numeric reference', '<a>&#233;</a>'],
+    ['another entity', '<a>&nbsp;</a>'],
+    ['a lone ampersand', '<a>a & b</a>'],
+    ['a processing instruction', '<a><?pi x?></a>'],
+    ['a DOCTYPE', '<!DOCTYPE a><a/>'],
+    ['an end tag with a space', '<a></a >'],
+    ['a name outside ASCII', '<é>x</é>'],
+    ['an attribute name outside ASCII', '<a é="1"/>'],
+    ['a duplicate attribute', '<a x="1" x="2"/>'],
+    ['attributes without a space', '<a x="1"y="2"/>'],
+    ['« ]]> » in text', '<a>]]></a>'],
+    ['« < » in a value', '<a x="<"/>'],
+    ['a reference in a value', '<a x="&#38;"/>'],
+    ['an XML 1.1 declaration', '<?xml version="1.1"?><a/>'],
+    ['a declaration with a non-XML space', '<?xml\u00a0version="1.0"?><a/>'],
+    ['257 levels', nested(257)],
+    ['two roots', '<a/><b/>'],
+    ['text before the root', 'x<a/>'],
+    ['a mismatched end tag', '<a><b></a></b>'],
+    ['an unclosed element', '<a><b></b>'],
+    ['a control character', '<a>\u0001</a>'],
+    ['a lone surrogate', '<a>\uD800</a>'],
+    ['a CDATA section outside the root', '<![CDATA[x]]><a/>'],
+    ['a comment with « -- »', '<a><!-- a -- b --></a>'],
+    ['nothing but a declaration', '<?xml version="1.0"?>'],
+    ['whitespace only', ' \r\n'],
+  ])('leaves %s to the scanner, which gives its own verdict', (_label, text) => {
+    expect(isPlainRecordXml(text)).toBe(false);
+    expect(verdict(checkRecord, text)).toBe(verdict(parseRecord, text));
+  });
+
+  it('says yes only to what the scanner accepts, and checkRecord keeps parseRecord’s verdicts, on generated documents', () => {
+    const token = fc.constantFrom(
+      '<a>',
+      '</a>',
+      '<b x="1">',
+      '</b>',
+      '<c y=\'2\' z="3"/>',
+      '<a/>',
+      '<b x="1" x="2">',
+      '<a x="&amp;">',
+      '<a x="<">',
+      '<b\tx = "v"\n>',
+      '</b >',
+      'text',
+      ' ',
+      '\r\n',
+      'é',
+      '😀',
+      '&amp;',
+      '&lt;',
+      '&quot;',
+      '&foo;',
+      '&#38;',
+      '&#0;',
+      '&',
+      '<!-- c -->',
+      '<!-- a--b -->',
+      '<![CDATA[x]]>',
+      '<![CDATA[',
+      ']]>',
+      ']]',
+      '>',
+      '<',
+      '"',
+      '=',
+      '<?pi x?>',
+      '<?xml version="1.0"?>',
+      '<!DOCTYPE a>',
+      '\u0001',
+      '\uFEFF',
+      '<é>',
+      '</é>',
+      '<1a>',
+      '<a',
+      '/>',
+      '\uD800',
+    );
+    const { element } = fc.letrec<{ element: string; content: string }>((tie) => ({
+      element: fc
+        .tuple(
+          fc.constantFrom('a', 'B', '_x', 'n:s', 'c-1.2'),
+          fc.constantFrom('', ' x="1"', " y='&amp;'", ' x="1" y="2"', '\tz = "v"\n'),
+          fc.array(tie('content'), { maxLength: 4 }),
+          fc.boolean(),
+        )
+        .map(([name, attributes, children, empty]) =>
+          empty && children.length === 0
+            ? `<${name}${attributes}/>`
+            : `<${name}${attributes}>${children.join('')}</${name}>`,
+        ),
+      content: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom('text', ' ', '\r\n', 'é😀', '&amp;&lt;', '<!-- c -->', '<![CDATA[<x>]]>', ']]', '>'),
+        tie('element'),
+      ),
+    }));
+    const document = fc
+      .tuple(
+        fc.constantFrom('', '\uFEFF', '<?xml version="1.0"?>', '<!-- c -->\n'),
+        element,
+        fc.constantFrom('', '\r\n'),
+      )
+      .map((parts) => parts.join(''));
+    // Well-formed documents, and the same with a token that may break them put anywhere.
+    const generated = fc.oneof(
+      document,
+      fc.tuple(document, token, fc.nat()).map(([text, bad, at]) => {
+        const k = at % (text.length + 1);
+        return text.slice(0, k) + bad + text.slice(k);
+      }),
+      fc.array(token, { maxLength: 14 }).map((tokens) => tokens.join('')),
+    );
+    let plain = 0;
+    let left = 0;
+    fc.assert(
+      fc.property(generated, (text) => {
+        const expected = verdict(parseRecord, text);
+        if (isPlainRecordXml(text)) {
+          plain += 1;
+          expect(expected).toBe('');
+        } else if (expected === '') left += 1;
+        expect(verdict(checkRecord, text)).toBe(expected);
+      }),
+      { seed: 20261128, numRuns: 3000 },
+    );
+    // Not vacuous: many generated documents went the lean way, and some good ones to the scanner.
+    expect(plain).toBeGreaterThan(600);
+    expect(left).toBeGreaterThan(10);
+  });
+
+  it('says yes only to what the scanner accepts on mutated real records', () => {
+    let plain = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(ENREG, GED),
+        fc.array(mutation(ENREG.length), { maxLength: 2 }),
+        (source, ms) => {
+          const text = ms.reduce(mutate, source);
+          if (!isPlainRecordXml(text)) return;
+          plain += 1;
+          expect(verdict(parseRecord, text)).toBe('');
+        },
+      ),
+      { seed: 20261129, numRuns: 600 },
+    );
+    expect(plain).toBeGreaterThan(50);
   });
 });

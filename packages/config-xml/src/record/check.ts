@@ -2,6 +2,7 @@ import { CONNECTOR_LIMITS, recordXmlTooLargeMessage, utf8ByteLength, utf8Within 
 import { ConfigXmlError } from '../errors.ts';
 import { ElementIndex } from '../xml/index.ts';
 import { scanDocument } from '../xml/scan.ts';
+import { isPlainRecordXml } from './plain-check.ts';
 
 /**
  * Largest import record XML (`Enreg`), in UTF-8 bytes: 50 MB (docs/spec-notes.md, Import records
@@ -46,10 +47,13 @@ const SCRATCH_MAX_ELEMENTS = 1 << 14;
  * The same check as parseRecord, same faults and messages, for a caller that keeps nothing of
  * the record (the connector's batches check every record they store): its elements are indexed
  * into one index filled again for each record, so that checking a record allocates almost nothing
- * (a new index is some ten typed arrays per record, a batch's worth of garbage).
+ * (a new index is some ten typed arrays per record, a batch's worth of garbage). A record as
+ * connectors write it nearly always is recognised without it (plain-check.ts).
  */
 export function checkRecord(text: string): void {
   checkRecordSize(text);
+  // The usual record in one lean pass; the scanner for anything else, and for every fault's words.
+  if (isPlainRecordXml(text)) return;
   const index = scratch ?? new ElementIndex('');
   scratch = null;
   try {
