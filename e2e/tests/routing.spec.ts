@@ -90,7 +90,7 @@ test.describe('signed in', () => {
     const sidebar = page.getByRole('complementary', { name: 'Menu principal' });
     const width = async () => (await sidebar.boundingBox())?.width ?? 0;
     await expect(sidebar).toHaveAttribute('data-state', 'expanded');
-    await expect.poll(width).toBe(280);
+    await expect.poll(width).toBe(256);
     await page.keyboard.press('Control+b');
     await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
     await expect.poll(width).toBe(48);
@@ -105,6 +105,6 @@ test.describe('signed in', () => {
     await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
     await page.keyboard.press('Control+b');
     await expect(sidebar).toHaveAttribute('data-state', 'expanded');
-    await expect.poll(width).toBe(280);
+    await expect.poll(width).toBe(256);
   });
 });

@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 /** Widths, mobile breakpoint, cookie and shortcut of the side menu (docs/spec-notes.md, Web: Routes and menu). */
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
-export const SIDEBAR_WIDTH = '17.5rem';
+export const SIDEBAR_WIDTH = '16rem';
 export const SIDEBAR_WIDTH_MOBILE = '18rem';
 export const SIDEBAR_WIDTH_ICON = '3rem';
 export const SIDEBAR_KEYBOARD_SHORTCUT = 'b';

@@ -179,9 +179,12 @@ export function SidebarMenuItem({ className, ...props }: ComponentProps<'li'>) {
 }
 
 const menuButtonClass =
-  'flex h-9 w-full min-w-0 items-center gap-3 overflow-hidden rounded-md px-2.5 text-left text-sm text-sidebar-foreground transition-colors outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring aria-[current=page]:bg-sidebar-active aria-[current=page]:font-medium aria-[current=page]:text-sidebar-accent-foreground aria-[current=page]:shadow-[inset_3px_0_0_var(--color-sidebar-ring)] group-data-[state=collapsed]/sidebar:size-8 group-data-[state=collapsed]/sidebar:justify-center group-data-[state=collapsed]/sidebar:px-0 [&>span]:truncate group-data-[state=collapsed]/sidebar:[&>span]:sr-only [&>svg]:size-[1.125rem] [&>svg]:shrink-0';
+  'flex min-h-9 w-full min-w-0 items-center gap-3 overflow-hidden rounded-md px-2.5 py-1.5 text-left text-sm text-sidebar-foreground transition-colors outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring aria-[current=page]:bg-sidebar-active aria-[current=page]:font-medium aria-[current=page]:text-sidebar-accent-foreground aria-[current=page]:shadow-[inset_3px_0_0_var(--color-sidebar-ring)] group-data-[state=collapsed]/sidebar:size-8 group-data-[state=collapsed]/sidebar:min-h-0 group-data-[state=collapsed]/sidebar:justify-center group-data-[state=collapsed]/sidebar:px-0 group-data-[state=collapsed]/sidebar:py-0 [&>span]:leading-snug group-data-[state=collapsed]/sidebar:[&>span]:sr-only [&>svg]:size-[1.125rem] [&>svg]:shrink-0';
 
-/** A menu entry; shows its label in a tooltip when the sidebar is collapsed to icons. */
+/**
+ * A menu entry; shows its label in a tooltip when the sidebar is collapsed to icons. A label too
+ * long for the spec's 16rem goes on a second line rather than being cut.
+ */
 export function SidebarMenuButton({
   asChild = false,
   tooltip,
