@@ -397,18 +397,18 @@ describe('fuzz: mutated records', () => {
   });
 });
 
-describe('checkRecord: parseRecord’s check with one index filled again for every record', () => {
-  /** The verdict of a check: '' when accepted, else the fault's code and message. */
-  const verdict = (check: (text: string) => unknown, text: string): string => {
-    try {
-      check(text);
-      return '';
-    } catch (e) {
-      if (!(e instanceof ConfigXmlError)) throw e;
-      return `${e.code}: ${e.message}`;
-    }
-  };
+/** The verdict of a check: '' when accepted, else the fault's code and message. */
+function verdict(check: (text: string) => unknown, text: string): string {
+  try {
+    check(text);
+    return '';
+  } catch (e) {
+    if (!(e instanceof ConfigXmlError)) throw e;
+    return `${e.code}: ${e.message}`;
+  }
+}
 
+describe('checkRecord: parseRecord’s check with one index filled again for every record', () => {
   it('the same verdict and message as parseRecord on mutated records, one after the other', () => {
     const wide = `<R>${Array.from({ length: 300 }, (_, k) => `<n${k} a="1">v</n${k}>`).join('')}</R>`;
     const secret = '<R><MotDePasse>Ab<cd efGH12</MotDePasse></R>';
@@ -436,15 +436,6 @@ describe('checkRecord: parseRecord’s check with one index filled again for eve
 });
 
 describe('checkRecord’s plain check: the usual record in one lean pass, the scanner for the rest', () => {
-  const verdict = (check: (text: string) => unknown, text: string): string => {
-    try {
-      check(text);
-      return '';
-    } catch (e) {
-      if (!(e instanceof ConfigXmlError)) throw e;
-      return `${e.code}: ${e.message}`;
-    }
-  };
   const nested = (levels: number) => `${'<a>'.repeat(levels)}x${'</a>'.repeat(levels)}`;
 
   it('takes the real records and every construct it reads (else the speed is lost silently)', () => {

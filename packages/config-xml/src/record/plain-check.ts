@@ -1,3 +1,5 @@
+import { BANG, DQ, EQ, GT, isWs, LT, QMARK, sameChars, SEMI, SLASH, SQ } from '../xml/chars.ts';
+import { isNameCode, isNameStartCode } from '../xml/names.ts';
 import { findInvalidChar, MAX_DEPTH, PLAIN_XML_DECLARATION } from '../xml/scan.ts';
 
 /**
@@ -10,22 +12,9 @@ import { findInvalidChar, MAX_DEPTH, PLAIN_XML_DECLARATION } from '../xml/scan.t
  * compares both on the fixtures and on generated and mutated documents.
  */
 
-const LT = 60;
-const GT = 62;
-const SLASH = 47;
-const QMARK = 63;
-const BANG = 33;
-const EQ = 61;
-const DQ = 34;
-const SQ = 39;
-const SEMI = 59;
-
 /** 2 for an ASCII name start character (letters, `_`, `:`), 1 for the other name characters. */
 const ASCII_NAME = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const start = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 58;
-  ASCII_NAME[c] = start ? 2 : (c >= 48 && c <= 57) || c === 45 || c === 46 ? 1 : 0;
-}
+for (let c = 0; c < 128; c++) ASCII_NAME[c] = isNameStartCode(c) ? 2 : isNameCode(c) ? 1 : 0;
 
 /** Most attributes in one tag handled here (more: the scanner's set of names). */
 const MOST_ATTRIBUTES = 16;
@@ -35,10 +24,6 @@ const openStart = new Int32Array(MAX_DEPTH);
 const openLength = new Int32Array(MAX_DEPTH);
 const attributeStart = new Int32Array(MOST_ATTRIBUTES);
 const attributeLength = new Int32Array(MOST_ATTRIBUTES);
-
-function isWs(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
 
 /** End of the ASCII name at `i` (i when none starts there), or -1 when it runs into a non-ASCII character. */
 function asciiNameEnd(t: string, i: number, n: number): number {
@@ -54,11 +39,6 @@ function asciiNameEnd(t: string, i: number, n: number): number {
     i++;
   }
   return i;
-}
-
-function sameChars(t: string, a: number, b: number, len: number): boolean {
-  for (let k = 0; k < len; k++) if (t.charCodeAt(a + k) !== t.charCodeAt(b + k)) return false;
-  return true;
 }
 
 /** Offset after a predefined entity's `;` at `a` (`&`), or -1 for any other reference. */

@@ -1,5 +1,6 @@
 import { utf8ByteLength } from '@synchro/contracts';
 import { ConfigXmlError, errorAt } from '../errors.ts';
+import { AMP, BANG, DQ, EQ, GT, isWs, LT, QMARK, sameChars, SLASH, SQ } from './chars.ts';
 import { isXmlCodePoint } from './escape.ts';
 import { ElementIndex } from './index.ts';
 import { isNameCode, isNameStartCode } from './names.ts';
@@ -92,30 +93,9 @@ export interface ScanOptions {
   reuseIndex?: ElementIndex;
 }
 
-const LT = 60;
-const GT = 62;
-const AMP = 38;
-const SLASH = 47;
-const QMARK = 63;
-const BANG = 33;
-const EQ = 61;
-const DQ = 34;
-const SQ = 39;
-
 /** 1 for the ASCII characters of a name (letters, digits, `_`, `-`, `.`, `:`): one load per character. */
 const ASCII_NAME = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_NAME[c] = isNameCode(c) ? 1 : 0;
-
-/** Whether text[a, a + len) and text[b, b + len) hold the same characters (both inside the text). */
-function sameChars(text: string, a: number, b: number, len: number): boolean {
-  if (b + len > text.length) return false;
-  for (let k = 0; k < len; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
-  return true;
-}
-
-function isWs(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
 
 /** UTF-8 length of a string, stopping early once it exceeds `limit`. */
 function utf8LengthOver(text: string, limit: number): number {
