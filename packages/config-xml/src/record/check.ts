@@ -52,7 +52,8 @@ const SCRATCH_MAX_ELEMENTS = 1 << 14;
  */
 export function checkRecord(text: string): void {
   checkRecordSize(text);
-  // The usual record in one lean pass; the scanner for anything else, and for every fault's words.
+  // The usual record in one lean pass; the scanner for anything else and for every fault's words
+  // (an unusual record is then read twice, both passes linear).
   if (isPlainRecordXml(text)) return;
   const index = scratch ?? new ElementIndex('');
   scratch = null;

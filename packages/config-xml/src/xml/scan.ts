@@ -14,8 +14,8 @@ const XML_DECLARATION =
  * The same grammar with version 1.0 and XML white space only (JavaScript's `\s` also matches
  * U+00A0, U+2028, U+FEFF…): a declaration XML_DECLARATION accepts but this one does not is one
  * where strict XML parsers may judge the document differently (see DocumentLayout.strictEdge).
+ * Everything it accepts XML_DECLARATION accepts too (record/plain-check.ts relies on it).
  */
-/** An XML 1.0 declaration with XML white space only (see DocumentLayout.strictEdge). */
 export const PLAIN_XML_DECLARATION =
   /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>$/;
 
