@@ -30,6 +30,10 @@ export function openPostgres(options: PostgresOptions): Db {
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? CONNECTION_TIMEOUT_MS,
     // A peer gone without a word (a cut network) is noticed instead of waited for.
     keepAlive: true,
+    // Queries given to one connection before the previous one answered leave at once, each with
+    // its own Sync, answered in order (node-postgres's pipelining): a batch's statements
+    // (features/connector/batch.ts). One query at a time behaves as without it.
+    pipeline: true,
     ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
   });
   // An idle client losing its connection must not crash the process.

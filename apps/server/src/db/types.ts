@@ -14,7 +14,11 @@ export const ANY_CHANGE = '';
 
 /** Anything that runs parameterised SQL: the database itself or an open transaction. */
 export interface Queryable {
-  /** Runs one statement with `$1`-style parameters and returns its rows. */
+  /**
+   * Runs one statement with `$1`-style parameters and returns its rows. A transaction's statements
+   * run in the order they were given: on PostgreSQL one given before the previous one answered is
+   * sent at once (pipelined, db/postgres.ts); once one fails, those after it fail too.
+   */
   query<T = Record<string, unknown>>(
     sql: string,
     params?: readonly unknown[],

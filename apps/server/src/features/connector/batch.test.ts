@@ -10,6 +10,7 @@ import {
   rowsWithin,
   sliceChecks,
   STATEMENT_CHARS,
+  statementsInFlight,
   streamedSlices,
   writeBatch,
   type BatchSteps,
@@ -230,6 +231,116 @@ describe('writeBatch', () => {
       }),
     ).rejects.toThrow(/division by zero/);
     expect(await stored()).toEqual(before);
+  });
+});
+
+describe('writeBatch: several statements in flight (inFlight)', () => {
+  /** A write that waits to be let through, statement by statement, by the test. */
+  function heldWrites(events: string[]) {
+    const gates: (() => void)[] = [];
+    return {
+      write: async (tx: Queryable, rows: Item[]) => {
+        events.push(`write ${rows.map((r) => r.n).join(',')}`);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return insertRows(tx, rows);
+      },
+      releaseFirst: () => gates.shift()?.(),
+    };
+  }
+
+  it('whole chunks leave while earlier ones await their answers, never more than inFlight; the last step after every answer', async () => {
+    const events: string[] = [];
+    const held = heldWrites(events);
+    const checked = items('H', 9);
+    const answer = writeBatch(db, checked.length, checkedSlices(checked, 2), {
+      chunkSize: 2,
+      idOf: (r) => r.id,
+      write: held.write,
+      finish: async () => {
+        events.push('finish');
+      },
+      inFlight: 2,
+    });
+    await vi.waitFor(() => expect(events).toEqual(['write 0,1', 'write 2,3']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toHaveLength(2);
+    held.releaseFirst();
+    await vi.waitFor(() => expect(events).toEqual(['write 0,1', 'write 2,3', 'write 4,5']));
+    held.releaseFirst();
+    held.releaseFirst();
+    await vi.waitFor(() => expect(events.at(-1)).toBe('write 8'));
+    expect(events).not.toContain('finish');
+    held.releaseFirst();
+    held.releaseFirst();
+    expect(await answer).toEqual({ inserted: 9, duplicates: 0 });
+    expect(events).toEqual(['write 0,1', 'write 2,3', 'write 4,5', 'write 6,7', 'write 8', 'finish']);
+    expect(await db.query(`SELECT id FROM batch_probe WHERE id LIKE 'H%'`)).toHaveLength(9);
+  });
+
+  it('statements in flight carry at most STATEMENT_CHARS of big texts together (one alone always leaves)', async () => {
+    const mostAtOnce = async (prefix: string, chars: number) => {
+      let now = 0;
+      let most = 0;
+      const checked = items(prefix, 6);
+      await writeBatch(db, checked.length, checkedSlices(checked, 1), {
+        chunkSize: 1,
+        idOf: (r) => r.id,
+        charsOf: () => chars,
+        write: async (tx, rows) => {
+          most = Math.max(most, ++now);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          const n = await insertRows(tx, rows);
+          now -= 1;
+          return n;
+        },
+        inFlight: 4,
+      });
+      return most;
+    };
+    expect(await mostAtOnce('I', Math.floor(STATEMENT_CHARS * 0.3))).toBe(3);
+    expect(await mostAtOnce('J', Math.floor(STATEMENT_CHARS * 0.6))).toBe(1);
+    expect(await mostAtOnce('K', STATEMENT_CHARS * 2)).toBe(1);
+    expect(await mostAtOnce('L', 0)).toBe(4);
+  });
+
+  it('a statement that fails among several in flight: nothing more leaves, all of it rolled back', async () => {
+    const before = await stored();
+    const events: string[] = [];
+    const checked = items('M', 8);
+    // Every row ready at once: three statements leave together.
+    const failing = writeBatch(
+      db,
+      checked.length,
+      { first: 1, slices: () => [checked] },
+      {
+        chunkSize: 1,
+        idOf: (r) => r.id,
+        write: async (tx, rows) => {
+          events.push(`write ${rows[0]?.n}`);
+          if (rows[0]?.n === 1) {
+            await tx.query('SELECT 1/0').catch((err: unknown) => {
+              events.push('failed 1');
+              throw err;
+            });
+          }
+          return insertRows(tx, rows);
+        },
+        inFlight: 3,
+      },
+    );
+    await expect(failing).rejects.toThrow(/division by zero/);
+    // Three left together; the end of the first may send one more before the failure is known.
+    expect(events.slice(0, 3)).toEqual(['write 0', 'write 1', 'write 2']);
+    const failed = events.indexOf('failed 1');
+    expect(failed).toBeGreaterThan(2);
+    expect(events.slice(failed + 1)).toEqual([]);
+    expect(events.length).toBeLessThanOrEqual(5);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('one statement at a time on the embedded database (same thread), four on PostgreSQL', () => {
+    expect(statementsInFlight('pglite')).toBe(1);
+    expect(statementsInFlight('postgres')).toBe(4);
   });
 });
 

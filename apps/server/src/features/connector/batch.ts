@@ -59,6 +59,22 @@ export interface BatchSteps<R> {
   finish?: (tx: Queryable) => Promise<void>;
   /** Settings of the batch's transaction (batch-counts.ts). */
   settings?: TransactionSettings;
+  /**
+   * Statements sent before the answer to the first of them (1 when not given): see
+   * statementsInFlight. Together they carry at most STATEMENT_CHARS of big texts (but a
+   * statement alone always leaves).
+   */
+  inFlight?: number;
+}
+
+/**
+ * Statements of a batch in flight at once. PostgreSQL's connections pipeline their queries
+ * (db/postgres.ts): the next statement's bytes are at the database when it finishes the one before,
+ * instead of being serialised and sent only once its answer is back (bench/README.md, « Connector
+ * API: ingestion », eighth pass). The embedded database runs on this very thread: nothing to overlap.
+ */
+export function statementsInFlight(kind: Db['kind']): number {
+  return kind === 'pglite' ? 1 : 4;
 }
 
 /**
@@ -182,15 +198,23 @@ export function rowsWithin<R>(rows: readonly R[], size: number, charsOf?: (row: 
   return most;
 }
 
+/** Characters of big texts of the first `count` rows. */
+function charsOfRows<R>(rows: readonly R[], count: number, charsOf?: (row: R) => number): number {
+  if (!charsOf) return 0;
+  let chars = 0;
+  for (let n = 0; n < count; n++) chars += charsOf(rows[n] as R);
+  return chars;
+}
+
 export function checkSliceSize(kind: Db['kind'], chunkSize: number): number {
   return kind === 'pglite' ? chunkSize : Math.max(1, Math.ceil(chunkSize / 10));
 }
 
 /**
  * A batch of `itemCount` items, all or nothing, in one transaction. The rows come slice by slice
- * (RowSlices). The first slice leaves at once as one multi-row statement; then, whenever the
- * database is free and a whole chunk is ready, the chunk leaves; what is left at the end leaves
- * last. Checking goes on while the database writes, so the database starts after one slice and,
+ * (RowSlices). The first slice leaves at once as one multi-row statement; then, whenever fewer
+ * than `steps.inFlight` statements await their answer and a whole chunk is ready, the chunk leaves;
+ * what is left at the end leaves last. Checking goes on while the database writes, so the database starts after one slice and,
  * checking an item taking less than writing it, seldom waits; statements of the same few sizes
  * can be prepared once per connection (`standard`). A fault is still gathered with all the
  * others, nothing more is sent, and the transaction is rolled back: the answer is the 400 naming
@@ -210,31 +234,43 @@ export async function writeBatch<R>(
     await db.transaction(async (tx) => {
       let failure: unknown = null;
       let ready: R[] = [];
-      let writing: Promise<void> | null = null;
+      const writing = new Set<Promise<void>>();
+      let charsInFlight = 0;
       let checkedAll = false;
       let sent = 0;
+      const most = Math.max(1, steps.inFlight ?? 1);
       const sendReady = (): void => {
-        if (writing !== null || failure !== null || issues.length > 0 || ready.length === 0) return;
-        const size = sent === 0 ? source.first : steps.chunkSize;
-        const count = rowsWithin(ready, size, steps.charsOf);
-        if (count === ready.length && count < size && !checkedAll) return;
-        const rows = ready.slice(0, count);
-        ready = ready.slice(rows.length);
-        sent += 1;
-        writing = steps
-          .write(tx, rows, rows.length === size)
-          .then(
-            (n) => {
-              inserted += n;
-            },
-            (err: unknown) => {
-              failure ??= err;
-            },
-          )
-          .then(() => {
-            writing = null;
-            sendReady();
-          });
+        while (writing.size < most && failure === null && issues.length === 0 && ready.length > 0) {
+          const size = sent === 0 ? source.first : steps.chunkSize;
+          const count = rowsWithin(ready, size, steps.charsOf);
+          if (count === ready.length && count < size && !checkedAll) return;
+          const chars = charsOfRows(ready, count, steps.charsOf);
+          if (writing.size > 0 && charsInFlight + chars > STATEMENT_CHARS) return;
+          const rows = ready.slice(0, count);
+          ready = ready.slice(count);
+          sent += 1;
+          charsInFlight += chars;
+          const written: Promise<void> = steps
+            .write(tx, rows, rows.length === size)
+            .then(
+              (n) => {
+                inserted += n;
+              },
+              (err: unknown) => {
+                failure ??= err;
+              },
+            )
+            .then(() => {
+              writing.delete(written);
+              charsInFlight -= chars;
+              sendReady();
+            });
+          writing.add(written);
+        }
+      };
+      // Every statement sent has answered (each one's end may send another while there are rows).
+      const allAnswered = async (): Promise<void> => {
+        while (writing.size > 0) await Promise.all(writing);
       };
       try {
         for await (const rows of source.slices(issues)) {
@@ -251,15 +287,15 @@ export async function writeBatch<R>(
         }
       } catch (err) {
         // The slices stopped (a body found unreadable late, a worker that failed): no statement
-        // leaves any more, and the one in flight ends before the transaction is rolled back (its
+        // leaves any more, and those in flight end before the transaction is rolled back (their
         // end would otherwise send the rows ready after the ROLLBACK, outside any transaction).
         failure ??= err;
-        while (writing !== null) await writing;
+        await allAnswered();
         throw err;
       }
       checkedAll = true;
       sendReady();
-      while (writing !== null) await writing;
+      await allAnswered();
       if (failure !== null) throw failure;
       refuseIfIssues(issues);
       await steps.finish?.(tx);
@@ -364,6 +400,7 @@ async function ingestBatchRows<R>(
       await kind.finish?.(tx);
     },
     settings: BATCH_COUNTS,
+    inFlight: statementsInFlight(db.kind),
   };
   if (body.byteLength < OFFLOAD_MIN_BYTES) {
     const items = kind.itemsOf(body);
