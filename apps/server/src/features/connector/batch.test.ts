@@ -15,6 +15,7 @@ import {
   writeBatch,
   type BatchSteps,
 } from './batch.ts';
+import { TRANSACTIONS_PER_STATEMENT, transactionsPerStatement } from './transactions.ts';
 
 /** writeBatch: rows written while the next ones are checked, all or nothing. */
 
@@ -338,9 +339,11 @@ describe('writeBatch: several statements in flight (inFlight)', () => {
     expect(await stored()).toEqual(before);
   });
 
-  it('one statement at a time on the embedded database (same thread), four on PostgreSQL', () => {
+  it('one statement at a time on the embedded database (same thread), four on PostgreSQL; transactions in statements of 250 there', () => {
     expect(statementsInFlight('pglite')).toBe(1);
     expect(statementsInFlight('postgres')).toBe(4);
+    expect(transactionsPerStatement('pglite')).toBe(TRANSACTIONS_PER_STATEMENT);
+    expect(transactionsPerStatement('postgres')).toBe(250);
   });
 });
 
