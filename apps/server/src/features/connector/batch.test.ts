@@ -85,10 +85,13 @@ const items = (prefix: string, count: number): Item[] =>
 describe('writeBatch', () => {
   it('cuts a statement at STATEMENT_CHARS of big texts (at least one row), whatever the chunk size', async () => {
     const third = Math.floor(STATEMENT_CHARS / 3);
-    expect(rowsWithin([1, 1, 1, 1], 3, () => third)).toBe(3);
-    expect(rowsWithin([1, 1, 1, 1], 10, () => third)).toBe(3);
-    expect(rowsWithin([1, 1], 10, () => STATEMENT_CHARS * 2)).toBe(1);
-    expect(rowsWithin([1, 1, 1], 2)).toBe(2);
+    expect(rowsWithin([1, 1, 1, 1], 3, () => third)).toEqual({ count: 3, chars: 3 * third });
+    expect(rowsWithin([1, 1, 1, 1], 10, () => third)).toEqual({ count: 3, chars: 3 * third });
+    expect(rowsWithin([1, 1], 10, () => STATEMENT_CHARS * 2)).toEqual({
+      count: 1,
+      chars: STATEMENT_CHARS * 2,
+    });
+    expect(rowsWithin([1, 1, 1], 2)).toEqual({ count: 2, chars: 0 });
     const events: string[] = [];
     const big = steps(events, { chunkSize: 10, charsOf: () => third });
     const batch = items('C', 7);
@@ -283,19 +286,25 @@ describe('writeBatch: several statements in flight (inFlight)', () => {
       let now = 0;
       let most = 0;
       const checked = items(prefix, 6);
-      await writeBatch(db, checked.length, checkedSlices(checked, 1), {
-        chunkSize: 1,
-        idOf: (r) => r.id,
-        charsOf: () => chars,
-        write: async (tx, rows) => {
-          most = Math.max(most, ++now);
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          const n = await insertRows(tx, rows);
-          now -= 1;
-          return n;
+      // Every row ready at once: only the bounds hold statements back.
+      await writeBatch(
+        db,
+        checked.length,
+        { first: 1, slices: () => [checked] },
+        {
+          chunkSize: 1,
+          idOf: (r) => r.id,
+          charsOf: () => chars,
+          write: async (tx, rows) => {
+            most = Math.max(most, ++now);
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            const n = await insertRows(tx, rows);
+            now -= 1;
+            return n;
+          },
+          inFlight: 4,
         },
-        inFlight: 4,
-      });
+      );
       return most;
     };
     expect(await mostAtOnce('I', Math.floor(STATEMENT_CHARS * 0.3))).toBe(3);

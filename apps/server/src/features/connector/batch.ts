@@ -186,24 +186,24 @@ export function streamedSlices<R>(
 /** Characters of big texts one statement of a batch carries at most (see BatchSteps.charsOf). */
 export const STATEMENT_CHARS = 4 * 1024 * 1024;
 
-/** How many of `rows` the next statement takes: at most `size`, and STATEMENT_CHARS (at least one). */
-export function rowsWithin<R>(rows: readonly R[], size: number, charsOf?: (row: R) => number): number {
+/**
+ * How many of `rows` the next statement takes: at most `size`, and STATEMENT_CHARS (at least one);
+ * with the characters of big texts they carry.
+ */
+export function rowsWithin<R>(
+  rows: readonly R[],
+  size: number,
+  charsOf?: (row: R) => number,
+): { count: number; chars: number } {
   const most = Math.min(size, rows.length);
-  if (!charsOf) return most;
+  if (!charsOf) return { count: most, chars: 0 };
   let chars = 0;
   for (let n = 0; n < most; n++) {
-    chars += charsOf(rows[n] as R);
-    if (n > 0 && chars > STATEMENT_CHARS) return n;
+    const next = chars + charsOf(rows[n] as R);
+    if (n > 0 && next > STATEMENT_CHARS) return { count: n, chars };
+    chars = next;
   }
-  return most;
-}
-
-/** Characters of big texts of the first `count` rows. */
-function charsOfRows<R>(rows: readonly R[], count: number, charsOf?: (row: R) => number): number {
-  if (!charsOf) return 0;
-  let chars = 0;
-  for (let n = 0; n < count; n++) chars += charsOf(rows[n] as R);
-  return chars;
+  return { count: most, chars };
 }
 
 export function checkSliceSize(kind: Db['kind'], chunkSize: number): number {
@@ -213,9 +213,9 @@ export function checkSliceSize(kind: Db['kind'], chunkSize: number): number {
 /**
  * A batch of `itemCount` items, all or nothing, in one transaction. The rows come slice by slice
  * (RowSlices). The first slice leaves at once as one multi-row statement; then, whenever fewer
- * than `steps.inFlight` statements await their answer and a whole chunk is ready, the chunk leaves;
- * what is left at the end leaves last. Checking goes on while the database writes, so the database starts after one slice and,
- * checking an item taking less than writing it, seldom waits; statements of the same few sizes
+ * than `steps.inFlight` statements await their answer and a whole chunk is ready, the chunk
+ * leaves; what is left at the end leaves last. Checking goes on while the database writes, so the
+ * database starts after one slice and, checking an item taking less than writing it, seldom waits; statements of the same few sizes
  * can be prepared once per connection (`standard`). A fault is still gathered with all the
  * others, nothing more is sent, and the transaction is rolled back: the answer is the 400 naming
  * every fault, and nothing is written. An id already met earlier in the batch is a duplicate (the
@@ -242,9 +242,8 @@ export async function writeBatch<R>(
       const sendReady = (): void => {
         while (writing.size < most && failure === null && issues.length === 0 && ready.length > 0) {
           const size = sent === 0 ? source.first : steps.chunkSize;
-          const count = rowsWithin(ready, size, steps.charsOf);
+          const { count, chars } = rowsWithin(ready, size, steps.charsOf);
           if (count === ready.length && count < size && !checkedAll) return;
-          const chars = charsOfRows(ready, count, steps.charsOf);
           if (writing.size > 0 && charsInFlight + chars > STATEMENT_CHARS) return;
           const rows = ready.slice(0, count);
           ready = ready.slice(count);
