@@ -89,6 +89,21 @@ async function countersLeft(installationId: string): Promise<Record<string, unkn
   return out;
 }
 
+/**
+ * A connection of its own to the test's schema (PostgreSQL); `notices`, if given, receives the
+ * server's notices (auto_explain's plans).
+ */
+async function testSchemaClient(notices?: string[]): Promise<pg.Client> {
+  const [current] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+  const client = new pg.Client({
+    connectionString: process.env.TEST_DATABASE_URL,
+    options: `-c search_path=${current?.schema ?? ''},public`,
+  });
+  if (notices) client.on('notice', (notice) => notices.push(notice.message ?? ''));
+  await client.connect();
+  return client;
+}
+
 /** Both installations count their days in the same zone (the zone of « Activité »). */
 async function countDaysIn(zone: string, ...ids: string[]): Promise<void> {
   for (const id of ids)
@@ -288,14 +303,8 @@ describe.runIf(usingPostgres())('batch counters read only the batch’s rows', (
   ): Promise<string[]> {
     const a = await connectorInstallation(ctx.db, table === 'import_records' ? 'BCNT4' : 'BCNT5');
     await ctx.db.query(insertHistory, [a.id]);
-    const [current] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    const client = new pg.Client({
-      connectionString: process.env.TEST_DATABASE_URL,
-      options: `-c search_path=${current?.schema ?? ''},public`,
-    });
     const plans: string[] = [];
-    client.on('notice', (notice) => plans.push(notice.message ?? ''));
-    await client.connect();
+    const client = await testSchemaClient(plans);
     try {
       await client.query("BEGIN; SET LOCAL synchro.batch_counts = 'on'");
       const ids = (await client.query<{ id: string }>(insertBatch, [a.id])).rows.map((r) => r.id);
@@ -382,14 +391,8 @@ describe.runIf(usingPostgres())('a deletion’s counters read their rows by key'
       [a.id],
     );
     await ctx.db.query('ANALYZE terminal_hour_counts');
-    const [current] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    const client = new pg.Client({
-      connectionString: process.env.TEST_DATABASE_URL,
-      options: `-c search_path=${current?.schema ?? ''},public`,
-    });
     const plans: string[] = [];
-    client.on('notice', (notice) => plans.push(notice.message ?? ''));
-    await client.connect();
+    const client = await testSchemaClient(plans);
     try {
       await client.query(
         `BEGIN; LOAD 'auto_explain'; SET LOCAL auto_explain.log_min_duration = 0;
@@ -424,16 +427,6 @@ describe.runIf(usingPostgres())('counters take their rows in key order', () => {
   const KEYS = Array.from({ length: 26 }, (_, i) => i);
   const MIDDLE = 13;
 
-  async function client(): Promise<pg.Client> {
-    const [current] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    const c = new pg.Client({
-      connectionString: process.env.TEST_DATABASE_URL,
-      options: `-c search_path=${current?.schema ?? ''},public`,
-    });
-    await c.connect();
-    return c;
-  }
-
   /** Which keys another transaction cannot lock now (`rowOf`: the key's row, FOR UPDATE NOWAIT). */
   async function lockedKeys(probe: pg.Client, rowOf: string, installationId: string): Promise<number[]> {
     const locked: number[] = [];
@@ -464,7 +457,11 @@ describe.runIf(usingPostgres())('counters take their rows in key order', () => {
   }): Promise<void> {
     const a = await connectorInstallation(ctx.db, opts.syncId);
     await opts.seed(a);
-    const [blocker, writer, probe] = [await client(), await client(), await client()];
+    const [blocker, writer, probe] = [
+      await testSchemaClient(),
+      await testSchemaClient(),
+      await testSchemaClient(),
+    ];
     try {
       await blocker.query('BEGIN');
       await blocker.query(`${opts.rowOf} FOR UPDATE`, [a.id, MIDDLE]);
