@@ -283,4 +283,34 @@ describe('audit journal', () => {
     walk(src);
     expect(offenders).toEqual([]);
   });
+
+  it('the retention leaves the day counters of a count from nothing of the rows that stay (days, kinds, failures, two installations)', async () => {
+    const ids: string[] = [];
+    for (const syncId of ['AUDD02', 'AUDD03']) {
+      const { installation } = await addInstallation(ctx.db, { syncId });
+      ids.push(installation.id);
+      await ctx.db.query(
+        `INSERT INTO audit_log (installation_id, sync_id, actor, action, kind, outcome, at)
+         SELECT $1, $2, 'user', 'x', (ARRAY['connexion', 'configuration', 'export'])[1 + g % 3],
+           CASE WHEN g % 4 = 0 THEN 'failure' WHEN g % 5 = 0 THEN 'refused' ELSE 'success' END,
+           now() - make_interval(days => 396 + g % 9, hours => g % 24)
+         FROM generate_series(1, 90) AS g`,
+        [installation.id, syncId],
+      );
+    }
+    const counted = (sql: string) => ctx.db.query(sql, [ids]);
+    const deleted = await pruneAuditLog(ctx.db, 400, new Date(), { batch: 7, pauseMs: 0 });
+    expect(deleted).toBeGreaterThanOrEqual(80);
+    const left = await counted(
+      `SELECT installation_id, day::text, kind, total, errors FROM audit_log_day_counts
+       WHERE installation_id = ANY ($1) AND (total <> 0 OR errors <> 0) ORDER BY 1, 2, 3`,
+    );
+    const fromNothing = await counted(
+      `SELECT installation_id, ((at AT TIME ZONE 'UTC')::date)::text AS day, kind, count(*)::int AS total,
+         (count(*) FILTER (WHERE outcome <> 'success'))::int AS errors
+       FROM audit_log WHERE installation_id = ANY ($1) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    );
+    expect(fromNothing.length).toBeGreaterThan(10);
+    expect(left).toEqual(fromNothing);
+  });
 });

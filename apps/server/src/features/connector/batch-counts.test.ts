@@ -446,7 +446,7 @@ describe.runIf(usingPostgres())('counters take their rows in key order', () => {
   async function expectKeyOrder(opts: {
     syncId: string;
     /** Rows of every key, through the API: the counter rows exist. */
-    seed: (installation: { token: string }) => Promise<void>;
+    seed: (installation: { id: string; token: string }) => Promise<void>;
     /** The counter row of key $2 of installation $1 (a SELECT without FOR UPDATE). */
     rowOf: string;
     /**
@@ -564,6 +564,29 @@ describe.runIf(usingPostgres())('counters take their rows in key order', () => {
           blocked: c.query('UPDATE import_records SET etat = -1 WHERE installation_id = $1', [
             installationId,
           ]),
+        };
+      },
+    });
+  });
+
+  it('a deletion of audit rows (the audit retention): the journal’s day counts', async () => {
+    await expectKeyOrder({
+      syncId: 'BCNT15',
+      // One row per day, in a shuffled order of days: the counter rows lie out of key order.
+      seed: async (a) => {
+        for (const k of KEYS.map((i) => (i * 7) % KEYS.length))
+          await ctx.db.query(
+            `INSERT INTO audit_log (installation_id, sync_id, actor, action, kind, outcome, at)
+             VALUES ($1, 'BCNT15', 'user', 'logout', 'connexion', 'success', $2::timestamptz)`,
+            [a.id, `${day(k)}T12:00:00Z`],
+          );
+      },
+      rowOf: `SELECT 1 FROM audit_log_day_counts
+        WHERE installation_id = $1 AND kind = 'connexion' AND day = '2025-03-01'::date + $2::int`,
+      write: async (c, installationId) => {
+        await c.query('BEGIN');
+        return {
+          blocked: c.query('DELETE FROM audit_log WHERE installation_id = $1', [installationId]),
         };
       },
     });
