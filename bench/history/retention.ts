@@ -6,7 +6,9 @@
  * @synchro/server`), while a probe on another connection asks, one after the other, what requests ask at the
  * same time: the first page of the history, the page of the oldest rows (the very rows being
  * deleted) and a connector write of a new record into the same installation. The probe runs first
- * alone (the floor), then during the retention. Destructive: the rows deleted are gone (re-seed).
+ * alone (the floor), then during the retention; a third connection watches each connector write's
+ * backend and tells which of them waited for a lock (a counter row a batch held until its commit).
+ * Destructive: the rows deleted are gone (re-seed).
  *
  *   npx tsx bench/history/retention.ts [--delete 200000]
  */
@@ -77,13 +79,49 @@ const probes = {
     ),
 };
 
-async function probe(db: Db, id: string, until: () => boolean, minRuns: number) {
-  const samples: Record<string, number[]> = {};
+/**
+ * Whether the probe's backend waits for a lock while `running` is pending: its state read on
+ * another connection, one read after the other, until `running` settles.
+ */
+async function waitedForLock(watcher: Db, pid: number, running: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  let waited = false;
+  void running.finally(() => (settled = true));
+  while (!settled) {
+    const [row] = await watcher.query<{ lock: boolean }>(
+      `SELECT wait_event_type = 'Lock' AS lock FROM pg_stat_activity WHERE pid = $1`,
+      [pid],
+    );
+    if (row?.lock) waited = true;
+  }
+  return waited;
+}
+
+interface ProbeSamples {
+  /** ms per request, by probe. */
+  ms: Record<string, number[]>;
+  /** ms of the connector writes that waited for a lock (a row a retention batch held). */
+  lockWaits: number[];
+}
+
+async function probe(
+  db: Db,
+  watcher: Db,
+  pid: number,
+  id: string,
+  until: () => boolean,
+  minRuns: number,
+): Promise<ProbeSamples> {
+  const samples: ProbeSamples = { ms: {}, lockWaits: [] };
   for (let n = 0; n < minRuns || !until(); n++) {
     for (const [name, run] of Object.entries(probes)) {
       const t = performance.now();
-      await run(db, id, n);
-      (samples[name] ??= []).push(performance.now() - t);
+      const running = run(db, id, n);
+      const waited = name === 'connector write' ? await waitedForLock(watcher, pid, running) : false;
+      await running;
+      const ms = performance.now() - t;
+      (samples.ms[name] ??= []).push(ms);
+      if (waited) samples.lockWaits.push(ms);
     }
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -94,7 +132,10 @@ async function main() {
   const url = postgresUrl(BENCH_DB);
   const db = await open(url);
   const probeDb = await open(url);
+  const watcher = await open(url);
   try {
+    const [me] = await probeDb.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
+    const pid = me?.pid ?? 0;
     const [inst] = await db.query<{ id: string }>('SELECT id FROM installations WHERE sync_id = $1', [
       SYNC_ID,
     ]);
@@ -115,11 +156,11 @@ async function main() {
     const machine = describeMachine();
     console.log(`${machine}; ${sizes?.records} records, ${sizes?.transactions} transactions`);
 
-    const floor = await probe(probeDb, inst.id, () => true, 100);
+    const floor = await probe(probeDb, watcher, pid, inst.id, () => true, 100);
     let done = false;
     const started = performance.now();
     const pruning = pruneHistory(url, days).finally(() => (done = true));
-    const during = await probe(probeDb, inst.id, () => done, 100);
+    const during = await probe(probeDb, watcher, pid, inst.id, () => done, 100);
     const result = await pruning;
     const seconds = (performance.now() - started) / 1000;
     console.log(
@@ -131,12 +172,21 @@ async function main() {
     console.log('| request | alone p50 / p95 / max (ms) | during the retention p50 / p95 / max (ms) |');
     console.log('|---|---:|---:|');
     for (const name of Object.keys(probes)) {
-      const f = floor[name] ?? [];
-      const d = during[name] ?? [];
+      const f = floor.ms[name] ?? [];
+      const d = during.ms[name] ?? [];
       const fmt = (s: number[]) =>
         `${percentile(s, 50).toFixed(1)} / ${percentile(s, 95).toFixed(1)} / ${Math.max(...s).toFixed(1)}`;
       console.log(`| ${name} | ${fmt(f)} | ${fmt(d)} (${d.length} runs) |`);
     }
+    const waits = during.lockWaits;
+    console.log(
+      `connector writes that waited for a lock during the retention: ${waits.length} of ` +
+        `${during.ms['connector write']?.length ?? 0}` +
+        (waits.length > 0
+          ? `, their ms p50 ${percentile(waits, 50).toFixed(1)} / max ${Math.max(...waits).toFixed(1)}`
+          : '') +
+        ` (alone: ${floor.lockWaits.length})`,
+    );
     await db.query(
       `DELETE FROM import_records WHERE installation_id = $1 AND id_interne LIKE 'RETENTION-PROBE-%'`,
       [inst.id],
@@ -144,6 +194,7 @@ async function main() {
   } finally {
     await db.close();
     await probeDb.close();
+    await watcher.close();
   }
 }
 
