@@ -135,7 +135,8 @@ async function main() {
   const watcher = await open(url);
   try {
     const [me] = await probeDb.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
-    const pid = me?.pid ?? 0;
+    if (!me) throw new Error('no backend pid for the probe');
+    const pid = me.pid;
     const [inst] = await db.query<{ id: string }>('SELECT id FROM installations WHERE sync_id = $1', [
       SYNC_ID,
     ]);

@@ -8,10 +8,10 @@ import { startPeriodicPass } from './periodic-pass.ts';
  * installation at a time, the oldest first, in batches sized so that one batch lasts about
  * TARGET_BATCH_MS (on the embedded database a batch holds the server's one thread; on PostgreSQL
  * the rows it deletes and, until it commits, the counter rows its triggers decrement, which a
- * connector write into the same installation may wait for), with a pause between batches. The installation's
- * newest-first index is walked backwards: no index of its own is needed (docs/decisions.md,
- * « History retention »). The day counters and the values written apart follow through the
- * tables' own triggers (migrations 004, 006).
+ * connector write into the same installation may wait for), with a pause between batches. The
+ * installation's newest-first index is walked backwards: no index of its own is needed
+ * (docs/decisions.md, « History retention »). The day counters and the values written apart
+ * follow through the tables' own triggers (migrations 004, 006).
  */
 
 /** A batch aims at this duration; never more than MAX_BATCH rows, never fewer than MIN_BATCH. */
