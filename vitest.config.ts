@@ -30,11 +30,6 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          // Node's own import with tsx's loader instead of Vite's module runner: each server test
-          // file imports the whole server, which took 3.5 s through the runner and 1.5 s this way
-          // (no test here uses vi.mock or import.meta.vitest, which need the runner).
-          execArgv: ['--import', 'tsx'],
-          experimental: { viteModuleRunner: false, nodeLoader: false },
         },
       },
       {
