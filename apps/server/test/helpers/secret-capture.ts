@@ -3,7 +3,6 @@ import { basename, dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, expect } from 'vitest';
 
 /**
  * The secrets scan of the test run: every app built by the helpers hands its answers (status,
@@ -77,6 +76,14 @@ export class SecretCollector {
   answers = 0;
   logLines = 0;
 
+  /** Forgets everything: the test files share one collector when they share a process. */
+  reset(): void {
+    this.secrets.clear();
+    this.findings.length = 0;
+    this.answers = 0;
+    this.logLines = 0;
+  }
+
   register(value: string | undefined | null, kind: SecretKind): void {
     if (value && value.length >= MIN_SECRET_LENGTH) this.secrets.set(value, kind);
   }
@@ -140,16 +147,16 @@ export class SecretCollector {
   }
 }
 
-/** The collector of the current test file (each file has its own module instance). */
+/** The collector of the current test file: emptied before each file by test/setup-secret-capture.ts. */
 export const capture = new SecretCollector();
 
 const REPORTS = join(dirname(fileURLToPath(import.meta.url)), '../../../../reports/captured');
 
-afterAll(() => {
-  const file = expect.getState().testPath ?? 'unknown';
+/** Writes what `capture` saw in the test file at `file` (nothing when it saw nothing). */
+export function writeCaptureReport(file: string): void {
   if (capture.answers === 0 && capture.logLines === 0) return;
   mkdirSync(REPORTS, { recursive: true });
   const db = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
   const name = `${db}-${basename(file).replace(/\W+/g, '_')}-${process.pid}.json`;
   writeFileSync(join(REPORTS, name), JSON.stringify(capture.report(file), null, 1));
-});
+}
