@@ -1,6 +1,7 @@
-// `npm test`: the static checks (`npm run lint`, `npm run typecheck`: each counts as one test),
-// every test (unit + API on the embedded database, the database tests again on PostgreSQL when
-// one answers, then the browser tests), and one closing line `N passed, N failed`.
+// `npm test`: every test (unit + API on the embedded database, the database tests again on
+// PostgreSQL when one answers, then the browser tests), the static checks (`npm run lint`,
+// `npm run typecheck`: each counts as one test, run beside the browser tests), and one closing
+// line `N passed, N failed`.
 // `node scripts/test.mjs checks|unit|e2e` runs one part.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +19,18 @@ function run(label, cmd, args, extraEnv = {}) {
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
   if (res.status !== 0) exitCode = 1;
   return res.status;
+}
+
+/** `run` without blocking: what runs in the background goes on meanwhile. */
+function runAsync(label, cmd, args, extraEnv = {}) {
+  console.log(`\n=== ${label} ===`);
+  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      if (code !== 0) exitCode = 1;
+      resolve(code ?? 1);
+    }),
+  );
 }
 
 /** Starts a command whose output goes to `logFile`; resolves with its exit status. */
@@ -54,12 +67,37 @@ function portAnswers(host, port) {
 
 const only = process.argv[2];
 
-if (!only || only === 'checks') {
-  // ESLint (layers, import cycles...) and Prettier, then TypeScript: a failure is a failed test.
-  for (const [label, script] of [
-    ['Lint (ESLint and Prettier)', 'lint'],
-    ['Type check (tsc)', 'typecheck'],
-  ]) {
+// ESLint (layers, import cycles...) and Prettier, then TypeScript: a failure is a failed test.
+const CHECKS = [
+  ['Lint (ESLint and Prettier)', 'lint'],
+  ['Type check (tsc)', 'typecheck'],
+];
+
+/** The static checks one after the other, their output in a file each; resolves when both are done. */
+async function runChecksInBackground() {
+  const results = [];
+  for (const [label, script] of CHECKS) {
+    const log = `${reports}/${script}.log`;
+    results.push({ label, log, status: await runInBackground('npm', ['run', script], {}, log) });
+  }
+  return results;
+}
+
+function addChecks(results) {
+  for (const { label, log, status } of results) {
+    console.log(`\n=== ${label} (run beside the browser tests) ===`);
+    console.log(readFileSync(log, 'utf8'));
+    if (status === 0) {
+      totals.passed += 1;
+    } else {
+      totals.failed += 1;
+      exitCode = 1;
+    }
+  }
+}
+
+if (only === 'checks') {
+  for (const [label, script] of CHECKS) {
     if (run(label, 'npm', ['run', script]) === 0) totals.passed += 1;
     else totals.failed += 1;
   }
@@ -118,14 +156,24 @@ if (!only || only === 'unit') {
 }
 
 if (!only || only === 'e2e') {
-  if (run('Build', 'npm', ['run', 'build']) === 0) {
-    run('Browser tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
-    });
+  const built = run('Build', 'npm', ['run', 'build']) === 0;
+  // The browser tests mostly wait on the browser and the server (half a core of two): the static
+  // checks, which need a core, run beside them.
+  const checks = only ? null : runChecksInBackground();
+  if (built) {
+    await runAsync(
+      'Browser tests (Chromium)',
+      'npx',
+      ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
+      },
+    );
     addPlaywright(`${reports}/playwright.json`);
   } else {
     totals.failed += 1;
   }
+  if (checks) addChecks(await checks);
 }
 
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
