@@ -108,7 +108,8 @@ if (!only || only === 'unit') {
     process.env.TEST_DATABASE_URL ??
     ((await portAnswers('127.0.0.1', 5432)) ? 'postgres://postgres@127.0.0.1:5432/test' : '');
   // The PostgreSQL pass runs beside the embedded one (separate databases, ports chosen by the
-  // system): much of both is waiting on processes and timers. Its output is kept in a file and
+  // system); each runs its server files one at a time, on a core each. The web tests, which use no
+  // database, go with the PostgreSQL pass, the shorter one. Its output is kept in a file and
   // shown once both are done, so the two reports do not mix.
   const pgLog = `${reports}/vitest-pg.log`;
   const pgPass = pgUrl
@@ -117,8 +118,7 @@ if (!only || only === 'unit') {
         [
           'vitest',
           'run',
-          '--project',
-          'server',
+          ...['--project', 'server', '--project', 'web'],
           '--reporter=default',
           '--reporter=json',
           `--outputFile.json=${reports}/vitest-pg.json`,
@@ -130,6 +130,8 @@ if (!only || only === 'unit') {
   run('Unit and API tests (embedded database)', 'npx', [
     'vitest',
     'run',
+    // Every project but the web one when the web tests go with the PostgreSQL pass.
+    ...(pgPass ? ['--project', '!web'] : []),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${reports}/vitest.json`,
@@ -138,7 +140,9 @@ if (!only || only === 'unit') {
 
   if (pgPass) {
     const status = await pgPass;
-    console.log('\n=== Database and API tests on PostgreSQL (run beside the embedded pass) ===');
+    console.log(
+      '\n=== Database and API tests on PostgreSQL, and the web tests (run beside the embedded pass) ===',
+    );
     console.log(readFileSync(pgLog, 'utf8'));
     if (status !== 0) exitCode = 1;
     addVitest(`${reports}/vitest-pg.json`);
@@ -157,8 +161,8 @@ if (!only || only === 'unit') {
 
 if (!only || only === 'e2e') {
   const built = run('Build', 'npm', ['run', 'build']) === 0;
-  // The browser tests mostly wait on the browser and the server (half a core of two): the static
-  // checks, which need a core, run beside them.
+  // The browser tests leave part of the machine idle (between a page's work and the server's):
+  // the static checks run beside them.
   const checks = only ? null : runChecksInBackground();
   if (built) {
     await runAsync(
