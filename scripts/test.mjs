@@ -21,23 +21,20 @@ function run(label, cmd, args, extraEnv = {}) {
   return res.status;
 }
 
-/** `run` without blocking: what runs in the background goes on meanwhile. */
-function runAsync(label, cmd, args, extraEnv = {}) {
-  console.log(`\n=== ${label} ===`);
-  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+/**
+ * Starts a command without blocking (what runs beside it goes on); its output goes to `logFile`,
+ * or to the terminal without one. Resolves with its exit status.
+ */
+function start(cmd, args, extraEnv, logFile) {
+  const out = logFile ? openSync(logFile, 'w') : null;
+  const stdio = out === null ? 'inherit' : ['ignore', out, out];
+  const child = spawn(cmd, args, { stdio, env: { ...env, ...extraEnv } });
   return new Promise((resolve) =>
     child.on('exit', (code) => {
-      if (code !== 0) exitCode = 1;
+      if (out !== null) closeSync(out);
       resolve(code ?? 1);
     }),
   );
-}
-
-/** Starts a command whose output goes to `logFile`; resolves with its exit status. */
-function runInBackground(cmd, args, extraEnv, logFile) {
-  const out = openSync(logFile, 'w');
-  const child = spawn(cmd, args, { stdio: ['ignore', out, out], env: { ...env, ...extraEnv } });
-  return new Promise((resolve) => child.on('exit', (code) => (closeSync(out), resolve(code ?? 1))));
 }
 
 function addVitest(file) {
@@ -78,7 +75,7 @@ async function runChecksInBackground() {
   const results = [];
   for (const [label, script] of CHECKS) {
     const log = `${reports}/${script}.log`;
-    results.push({ label, log, status: await runInBackground('npm', ['run', script], {}, log) });
+    results.push({ label, log, status: await start('npm', ['run', script], {}, log) });
   }
   return results;
 }
@@ -113,7 +110,7 @@ if (!only || only === 'unit') {
   // shown once both are done, so the two reports do not mix.
   const pgLog = `${reports}/vitest-pg.log`;
   const pgPass = pgUrl
-    ? runInBackground(
+    ? start(
         'npx',
         [
           'vitest',
@@ -165,14 +162,11 @@ if (!only || only === 'e2e') {
   // the static checks run beside them.
   const checks = only ? null : runChecksInBackground();
   if (built) {
-    await runAsync(
-      'Browser tests (Chromium)',
-      'npx',
-      ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
-      {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
-      },
-    );
+    console.log('\n=== Browser tests (Chromium) ===');
+    const status = await start('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/playwright.json`,
+    });
+    if (status !== 0) exitCode = 1;
     addPlaywright(`${reports}/playwright.json`);
   } else {
     totals.failed += 1;

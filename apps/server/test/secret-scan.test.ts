@@ -53,6 +53,29 @@ describe('findSecrets', () => {
   });
 });
 
+describe('SecretCollector.reset (before each test file: the files of one process share it)', () => {
+  it('forgets the secrets, findings and counts of the file before', () => {
+    const collector = new SecretCollector();
+    collector.register(PLANTED, 'client-id');
+    collector.answer('GET /api/user', 200, {}, `{"id":"${PLANTED}"}`);
+    collector.log(`{"msg":"${PLANTED}"}`);
+    expect(collector.report('a.test.ts')).toMatchObject({ answers: 1, logLines: 1, secrets: 1 });
+    expect(collector.findings).toHaveLength(2);
+
+    collector.reset();
+    expect(collector.report('b.test.ts')).toEqual({
+      file: 'b.test.ts',
+      answers: 0,
+      logLines: 0,
+      secrets: 0,
+      findings: [],
+    });
+    // The first file's secret is not looked for in the next file's answers.
+    collector.answer('GET /api/user', 200, {}, `{"id":"${PLANTED}"}`);
+    expect(collector.findings).toEqual([]);
+  });
+});
+
 describe('the collector on a real app', () => {
   const collector = new SecretCollector();
 
