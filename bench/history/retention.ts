@@ -2,7 +2,7 @@
  * The cost of the history retention (HISTORY_RETENTION_DAYS, domain/history-retention.ts) on the
  * PostgreSQL data of bench/history (`run.ts` seeds it): the oldest `--delete` records and
  * transactions of the measured installation are deleted by `npm run admin -- prune-history` (the
- * retention's own batches, sized to about 20 ms; the built server: `npm run build -w
+ * retention's own batches, sized to about 20 ms and cancelled at 50 ms; the built server: `npm run build -w
  * @synchro/server`), while a probe on another connection asks, one after the other, what requests ask at the
  * same time: the first page of the history, the page of the oldest rows (the very rows being
  * deleted) and a connector write of a new record into the same installation. The probe runs first
@@ -33,8 +33,20 @@ async function open(url: string): Promise<Db> {
   };
 }
 
+/** What prune-history prints: its counts and batch times, and whether the pass was deferred. */
+interface PruneSummary {
+  records: number;
+  transactions: number;
+  batches: number;
+  cancelled: number;
+  deferred: boolean;
+  longestBatchMs: number;
+  batchMsP50: number;
+  batchMsP95: number;
+}
+
 /** prune-history of the built admin command; its JSON summary. */
-function pruneHistory(url: string, days: number): Promise<Record<string, number>> {
+function pruneHistory(url: string, days: number): Promise<PruneSummary> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -48,9 +60,7 @@ function pruneHistory(url: string, days: number): Promise<Record<string, number>
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as Record<string, number>)
-        : reject(new Error(`prune-history: ${code}`)),
+      code === 0 ? resolve(JSON.parse(out) as PruneSummary) : reject(new Error(`prune-history: ${code}`)),
     );
   });
 }
@@ -168,7 +178,8 @@ async function main() {
       `HISTORY_RETENTION_DAYS=${days}: deleted ${result.records} records + ${result.transactions} transactions ` +
         `in ${seconds.toFixed(1)} s (${Math.round(((result.records ?? 0) + (result.transactions ?? 0)) / seconds)} rows/s ` +
         `with the 50 ms pauses), ${result.batches} batches: ms p50 ${result.batchMsP50} p95 ${result.batchMsP95} ` +
-        `max ${result.longestBatchMs}`,
+        `max ${result.longestBatchMs}; cancelled at the limit: ${result.cancelled}` +
+        (result.deferred ? ' (pass deferred)' : ''),
     );
     console.log('| request | alone p50 / p95 / max (ms) | during the retention p50 / p95 / max (ms) |');
     console.log('|---|---:|---:|');

@@ -96,6 +96,8 @@ async function main(): Promise<void> {
   // Off unless HISTORY_RETENTION_DAYS is set: nothing of a customer's is deleted unless asked.
   const historyRetention = startHistoryRetention(db, env.historyRetentionDays, (result) => {
     if (result instanceof Error) app.log.error({ err: result }, "rétention de l'historique impossible");
+    else if (result.deferred)
+      app.log.warn({ historyRetention: result }, "rétention de l'historique reportée : serveur trop chargé");
     else app.log.info({ historyRetention: result }, "rétention de l'historique");
   });
   const blobSweep = startDetachedBlobSweep(

@@ -7,12 +7,14 @@ describe('transaction settings', () => {
     expect(beginWith(undefined)).toBe('BEGIN');
     expect(beginWith({ 'synchro.batch_counts': 'on' })).toBe("BEGIN; SET LOCAL synchro.batch_counts = 'on'");
     expect(setLocal({})).toBeNull();
+    expect(setLocal({ statement_timeout: '50ms' })).toBe("SET LOCAL statement_timeout = '50ms'");
   });
 
   it('refuses any name or value that is not a plain word: nothing else can be said', () => {
     for (const settings of <Record<string, string>[]>[
       { "synchro.x'; DROP TABLE t; --": 'on' },
       { search_path: 'public' },
+      { statement_timeout: '0; RESET ALL' },
       { 'synchro.batch_counts': "on'; SELECT 1; --" },
     ]) {
       expect(() => beginWith(settings)).toThrow(/réglage de transaction invalide/);

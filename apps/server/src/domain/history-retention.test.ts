@@ -1,11 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addInstallation } from '../../test/helpers/app.ts';
-import { openTestDb } from '../../test/helpers/db.ts';
+import { openTestDb, usingPostgres } from '../../test/helpers/db.ts';
 import { insertRecords, insertTransactions } from '../../test/helpers/history.ts';
 import { readEnv } from '../config/env.ts';
-import type { Db } from '../db/types.ts';
+import type { Db, Queryable } from '../db/types.ts';
 import {
+  BATCH_LIMIT_MS,
+  FIRST_BATCH,
   MAX_BATCH,
+  MAX_CANCELLED_IN_A_ROW,
   MIN_BATCH,
   nextBatchSize,
   pruneHistory,
@@ -93,7 +96,14 @@ describe('history retention (HISTORY_RETENTION_DAYS)', () => {
     const id = await seed('RETOFF');
     const before = await left(id);
     const result = await pruneHistory(db, null, NOW, { pauseMs: 0 });
-    expect(result).toEqual({ records: 0, transactions: 0, batches: 0, longestBatchMs: 0 });
+    expect(result).toEqual({
+      records: 0,
+      transactions: 0,
+      batches: 0,
+      cancelled: 0,
+      deferred: false,
+      longestBatchMs: 0,
+    });
     // The scheduler with the option off runs nothing, even with a 1 ms interval.
     const retention = startHistoryRetention(db, null, () => {}, 1);
     await new Promise((r) => setTimeout(r, 30));
@@ -168,3 +178,135 @@ describe('history retention (HISTORY_RETENTION_DAYS)', () => {
     expect(result.records).toBeGreaterThanOrEqual(24);
   });
 });
+
+/**
+ * A PostgreSQL-like database whose DELETEs answer as `answer` says for each call (a number of
+ * rows, or 'timeout': PostgreSQL's cancellation at statement_timeout). One installation.
+ */
+function scriptedDb(answer: (call: number, size: number) => number | 'timeout' | Error) {
+  const sizes: number[] = [];
+  const settings: unknown[] = [];
+  let calls = 0;
+  const tx: Queryable = {
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+      if (!sql.startsWith('DELETE')) throw new Error(`unexpected: ${sql}`);
+      const size = Number(params[2]);
+      sizes.push(size);
+      const a = answer(calls++, size);
+      if (a === 'timeout')
+        throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+      if (a instanceof Error) throw a;
+      return Array.from({ length: a }, (_, i) => ({ at: new Date(i * 1000), id: String(i + 1) }) as T);
+    },
+    async exec() {},
+  };
+  const db: Db = {
+    kind: 'postgres',
+    async query<T>(sql: string): Promise<T[]> {
+      if (sql.startsWith('SELECT id FROM installations')) return [{ id: '1' } as T];
+      throw new Error(`outside a transaction: ${sql}`);
+    },
+    async exec() {},
+    async transaction(fn, s) {
+      settings.push(s);
+      return fn(tx);
+    },
+    async close() {},
+  };
+  return { db, sizes, settings };
+}
+
+describe('history retention: a batch over BATCH_LIMIT_MS on PostgreSQL', () => {
+  it('runs each batch with statement_timeout at BATCH_LIMIT_MS; a cancelled one is halved and tried again', async () => {
+    // Two cancellations, then the rest in one batch (fewer rows than asked: the walk ends).
+    const { db, sizes, settings } = scriptedDb((call) => (call < 2 ? 'timeout' : 7));
+    const result = await pruneHistory(db, 30, NOW, { pauseMs: 0 });
+    expect(settings[0]).toEqual({ statement_timeout: `${BATCH_LIMIT_MS}ms` });
+    // Records then transactions: 500 → 250 → 125 (7 rows), then the transactions at 188 (grown).
+    expect(sizes.slice(0, 3)).toEqual([FIRST_BATCH, FIRST_BATCH / 2, FIRST_BATCH / 4]);
+    expect(result).toMatchObject({ records: 7, transactions: 7, cancelled: 2, deferred: false, batches: 4 });
+  });
+
+  it('ends the pass (deferred) after MAX_CANCELLED_IN_A_ROW cancellations at the smallest size', async () => {
+    const { db, sizes } = scriptedDb(() => 'timeout');
+    const result = await pruneHistory(db, 30, NOW, { pauseMs: 0 });
+    const halvings = sizes.indexOf(MIN_BATCH);
+    expect(halvings).toBeGreaterThan(0);
+    // Down to MIN_BATCH, then MAX_CANCELLED_IN_A_ROW tries at it, then nothing more.
+    expect(sizes.slice(halvings)).toEqual(Array(MAX_CANCELLED_IN_A_ROW).fill(MIN_BATCH));
+    expect(result).toMatchObject({ records: 0, transactions: 0, deferred: true });
+    expect(result.cancelled).toBe(sizes.length);
+  });
+
+  it('counts only cancellations in a row: a batch that deletes starts the count again', async () => {
+    // Alternating at the smallest size never defers; the walk ends when a batch is not full.
+    let deleted = 0;
+    const { db } = scriptedDb((call, size) => {
+      if (call % 2 === 0) return 'timeout';
+      deleted += 1;
+      return deleted < 12 ? size : 0;
+    });
+    const result = await pruneHistory(db, 30, NOW, { pauseMs: 0, batch: MIN_BATCH });
+    expect(result.deferred).toBe(false);
+    expect(result.cancelled).toBeGreaterThan(MAX_CANCELLED_IN_A_ROW);
+    expect(result.records).toBe(11 * MIN_BATCH);
+  });
+
+  it('reports a deferred pass even when it deleted nothing; a pass with nothing to delete is not reported', async () => {
+    const reported: unknown[] = [];
+    const overloaded = startHistoryRetention(scriptedDb(() => 'timeout').db, 30, (r) => reported.push(r), 5);
+    const idle = startHistoryRetention(scriptedDb(() => 0).db, 30, (r) => reported.push(r), 5);
+    await vi.waitFor(() => expect(reported.length).toBeGreaterThan(0), { timeout: 5000 });
+    await Promise.all([overloaded.stop(), idle.stop()]);
+    expect(reported.every((r) => (r as { deferred?: boolean }).deferred === true)).toBe(true);
+    expect(reported[0]).toMatchObject({ records: 0, transactions: 0, deferred: true });
+  });
+
+  it('lets any other error through', async () => {
+    const { db } = scriptedDb(() => Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+    await expect(pruneHistory(db, 30, NOW, { pauseMs: 0 })).rejects.toThrow('deadlock detected');
+  });
+});
+
+describe.skipIf(!usingPostgres())(
+  'history retention on PostgreSQL: no write waits longer than a batch may last',
+  () => {
+    it('cancels a batch that holds the counter rows past BATCH_LIMIT_MS: a connector write waits for it a bounded time, nothing is deleted', async () => {
+      const id = await seed('RETSLOW');
+      const before = await left(id);
+      expect(id).toMatch(/^[0-9a-f-]+$/);
+      // Every deletion of this installation's records sleeps 2 s after the counter triggers took their
+      // rows (statement triggers fire in name order): a batch that holds them that long.
+      await db.exec(`
+      CREATE FUNCTION retention_test_slow() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM old_rows WHERE installation_id = '${id}') THEN PERFORM pg_sleep(2); END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER zz_retention_test_slow AFTER DELETE ON import_records
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION retention_test_slow();`);
+      try {
+        const pass = pruneHistory(db, 30, NOW, { pauseMs: 0 });
+        await new Promise((r) => setTimeout(r, 20));
+        // What a connector write of a record does to the installation's state counts.
+        const started = performance.now();
+        await db.query('UPDATE import_record_state_counts SET n = n WHERE installation_id = $1', [id]);
+        const waited = performance.now() - started;
+        const result = await pass;
+        // Without the limit the write waits for the 2 s batch.
+        expect(waited).toBeLessThan(1000);
+        expect(result).toMatchObject({ records: 0, deferred: true });
+        expect(result.cancelled).toBeGreaterThanOrEqual(MAX_CANCELLED_IN_A_ROW);
+        expect(result.longestBatchMs).toBeLessThan(1000);
+        expect(await left(id)).toEqual(before);
+      } finally {
+        await db.exec(
+          `DROP TRIGGER zz_retention_test_slow ON import_records; DROP FUNCTION retention_test_slow();`,
+        );
+      }
+      // The next pass, with batches of a usual duration, deletes them.
+      await pruneHistory(db, 30, NOW, { pauseMs: 0 });
+      expect((await left(id)).records).toEqual(['NEW-1', 'NEW-2']);
+    });
+  },
+);

@@ -8,7 +8,9 @@ import { startPeriodicPass } from './periodic-pass.ts';
  * installation at a time, the oldest first, in batches sized so that one batch lasts about
  * TARGET_BATCH_MS (on the embedded database a batch holds the server's one thread; on PostgreSQL
  * the rows it deletes and, until it commits, the counter rows its triggers decrement, which a
- * connector write into the same installation may wait for), with a pause between batches. The
+ * connector write into the same installation may wait for), with a pause between batches. On
+ * PostgreSQL a batch is also cancelled at BATCH_LIMIT_MS, so that no such write ever waits longer
+ * for it, however loaded the machine. The
  * installation's newest-first index is walked backwards: no index of its own is needed
  * (docs/decisions.md, « History retention »). The day counters and the values written apart
  * follow through the tables' own triggers (migrations 004, 006).
@@ -19,6 +21,18 @@ export const TARGET_BATCH_MS = 20;
 export const FIRST_BATCH = 500;
 export const MIN_BATCH = 10;
 export const MAX_BATCH = 5000;
+/**
+ * PostgreSQL: a batch still running after this is cancelled (`statement_timeout`) and rolled back,
+ * its locks released; the next one is half its size. PGlite has no such timer (measured: the
+ * setting is accepted and never fires), so there the sizing alone bounds a batch.
+ */
+export const BATCH_LIMIT_MS = 50;
+/**
+ * This many batches cancelled one after the other at the smallest size: the machine is too loaded
+ * for even MIN_BATCH rows within BATCH_LIMIT_MS, and the pass ends (`deferred`); the next pass,
+ * an hour later, goes on from the oldest rows left. Nothing is lost by deleting later.
+ */
+export const MAX_CANCELLED_IN_A_ROW = 5;
 
 interface HistoryTable {
   table: 'import_records' | 'transaction_logs';
@@ -38,14 +52,19 @@ export interface HistoryPruneOptions {
   maxBatches?: number;
   /** Asked before each batch: true ends the pass (the server stopping). */
   stopped?: () => boolean;
-  /** Told of each batch: its table, rows deleted, duration (the bench). */
+  /** Told of each batch: its table, rows deleted (0 when cancelled), duration (the bench). */
   onBatch?: (table: string, rows: number, ms: number) => void;
 }
 
 export interface HistoryPruneResult {
   records: number;
   transactions: number;
+  /** Batches run, cancelled ones included. */
   batches: number;
+  /** Batches cancelled at BATCH_LIMIT_MS (PostgreSQL), rolled back: nothing of theirs deleted. */
+  cancelled: number;
+  /** The pass ended early: MAX_CANCELLED_IN_A_ROW cancelled batches at the smallest size. */
+  deferred: boolean;
   /** The longest batch, ms. */
   longestBatchMs: number;
 }
@@ -72,13 +91,21 @@ export async function pruneHistory(
   now: Date,
   options: HistoryPruneOptions = {},
 ): Promise<HistoryPruneResult> {
-  const result: HistoryPruneResult = { records: 0, transactions: 0, batches: 0, longestBatchMs: 0 };
+  const result: HistoryPruneResult = {
+    records: 0,
+    transactions: 0,
+    batches: 0,
+    cancelled: 0,
+    deferred: false,
+    longestBatchMs: 0,
+  };
   if (days === null) return result;
   const cutoff = new Date(now.getTime() - days * 86_400_000);
   const pause = () => new Promise((r) => setTimeout(r, options.pauseMs ?? 50));
   const installations = await db.query<{ id: string }>('SELECT id FROM installations ORDER BY id');
   let size = options.batch ?? FIRST_BATCH;
   let deleting = 0;
+  let cancelledAtSmallest = 0;
   for (const { table, time } of TABLES) {
     for (const { id } of installations) {
       // Where the previous batch ended: the next one starts its index walk there, not over the
@@ -87,16 +114,26 @@ export async function pruneHistory(
       for (;;) {
         if (deleting >= (options.maxBatches ?? Infinity) || options.stopped?.()) return result;
         const started = performance.now();
-        // SKIP LOCKED: two server processes share the work instead of waiting on each other. The
-        // inner ORDER BY walks (installation_id, time DESC, id DESC) backwards.
-        const rows: { at: Date; id: string }[] = await db.query(
-          `DELETE FROM ${table} WHERE id IN (
-             SELECT id FROM ${table} WHERE installation_id = $1 AND ${time} < $2
-               ${after ? `AND (${time}, id) > ($4::timestamptz, $5::bigint)` : ''}
-             ORDER BY ${time}, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-           RETURNING ${time} AS at, id::text AS id`,
-          after ? [id, cutoff, size, after.at, after.id] : [id, cutoff, size],
-        );
+        let rows: { at: Date; id: string }[];
+        try {
+          rows = await deleteBatch(db, { table, time }, id, cutoff, size, after);
+        } catch (err) {
+          if (!isCancelledByTimeout(err)) throw err;
+          const ms = performance.now() - started;
+          result.batches += 1;
+          result.cancelled += 1;
+          options.onBatch?.(table, 0, ms);
+          result.longestBatchMs = Math.max(result.longestBatchMs, ms);
+          if (options.batch !== undefined || size === MIN_BATCH) cancelledAtSmallest += 1;
+          if (cancelledAtSmallest >= MAX_CANCELLED_IN_A_ROW) {
+            result.deferred = true;
+            return result;
+          }
+          if (options.batch === undefined) size = Math.max(MIN_BATCH, Math.floor(size / 2));
+          await pause();
+          continue;
+        }
+        cancelledAtSmallest = 0;
         const ms = performance.now() - started;
         result.batches += 1;
         if (rows.length > 0) deleting += 1;
@@ -122,12 +159,43 @@ export async function pruneHistory(
   return result;
 }
 
+/**
+ * One batch: the `size` oldest rows of the installation older than `cutoff`, after `after`.
+ * SKIP LOCKED: two server processes share the work instead of waiting on each other. The inner
+ * ORDER BY walks (installation_id, time DESC, id DESC) backwards.
+ */
+function deleteBatch(
+  db: Db,
+  { table, time }: HistoryTable,
+  installationId: string,
+  cutoff: Date,
+  size: number,
+  after: { at: Date; id: string } | null,
+): Promise<{ at: Date; id: string }[]> {
+  const sql = `DELETE FROM ${table} WHERE id IN (
+     SELECT id FROM ${table} WHERE installation_id = $1 AND ${time} < $2
+       ${after ? `AND (${time}, id) > ($4::timestamptz, $5::bigint)` : ''}
+     ORDER BY ${time}, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+   RETURNING ${time} AS at, id::text AS id`;
+  const params = after ? [installationId, cutoff, size, after.at, after.id] : [installationId, cutoff, size];
+  if (db.kind !== 'postgres') return db.query(sql, params);
+  return db.transaction((tx) => tx.query<{ at: Date; id: string }>(sql, params), {
+    statement_timeout: `${BATCH_LIMIT_MS}ms`,
+  });
+}
+
+/** PostgreSQL's « canceling statement due to statement timeout » (SQLSTATE 57014). */
+function isCancelledByTimeout(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '57014';
+}
+
 export interface HistoryRetention {
   stop(): Promise<void>;
 }
 
 /**
- * Prunes two minutes after the start, then every hour; `report` gets what each pass deleted.
+ * Prunes two minutes after the start, then every hour; `report` gets what each pass deleted, and
+ * each pass deferred (even with nothing deleted: an operator is told the retention cannot keep up).
  * `days` null (the option off): nothing is ever run.
  */
 export function startHistoryRetention(
@@ -140,7 +208,7 @@ export function startHistoryRetention(
   return startPeriodicPass(
     (stopped) => pruneHistory(db, days, new Date(), { stopped }),
     (r) => {
-      if (r instanceof Error || r.records + r.transactions > 0) report(r);
+      if (r instanceof Error || r.records + r.transactions > 0 || r.deferred) report(r);
     },
     120_000,
     intervalMs,
