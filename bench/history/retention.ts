@@ -7,7 +7,8 @@
  * same time: the first page of the history, the page of the oldest rows (the very rows being
  * deleted) and a connector write of a new record into the same installation. The probe runs first
  * alone (the floor), then during the retention; a third connection watches each connector write's
- * backend and tells which of them waited for a lock (a counter row a batch held until its commit).
+ * backend and tells which of them waited for a lock (a counter row a batch held until its commit)
+ * and what its holder was doing then.
  * Destructive: the rows deleted are gone (re-seed).
  *
  *   npx tsx bench/history/retention.ts [--delete 200000]
@@ -90,21 +91,27 @@ const probes = {
 };
 
 /**
- * Whether the probe's backend waits for a lock while `running` is pending: its state read on
- * another connection, one read after the other, until `running` settles.
+ * What the probe's backend waited for while `running` was pending: its state read on another
+ * connection, one read after the other, until `running` settles. Each lock wait is named by what
+ * its blocker was doing (its state, wait event and the first words of its statement: a batch's
+ * DELETE, or its COMMIT waiting for the disk); an empty list: no lock waited for.
  */
-async function waitedForLock(watcher: Db, pid: number, running: Promise<unknown>): Promise<boolean> {
+async function lockBlockers(watcher: Db, pid: number, running: Promise<unknown>): Promise<string[]> {
   let settled = false;
-  let waited = false;
+  const blockers = new Set<string>();
   void running.finally(() => (settled = true));
   while (!settled) {
-    const [row] = await watcher.query<{ lock: boolean }>(
-      `SELECT wait_event_type = 'Lock' AS lock FROM pg_stat_activity WHERE pid = $1`,
+    const [row] = await watcher.query<{ lock: boolean; blockers: string | null }>(
+      `SELECT a.wait_event_type = 'Lock' AS lock,
+              (SELECT string_agg(b.state || ' ' || coalesce(b.wait_event, '-') || ' ' ||
+                                 split_part(ltrim(b.query), ' ', 1), ', ')
+                 FROM pg_stat_activity b WHERE b.pid = ANY (pg_blocking_pids(a.pid))) AS blockers
+         FROM pg_stat_activity a WHERE a.pid = $1`,
       [pid],
     );
-    if (row?.lock) waited = true;
+    if (row?.lock) blockers.add(row.blockers ?? 'gone');
   }
-  return waited;
+  return [...blockers];
 }
 
 interface ProbeSamples {
@@ -112,6 +119,8 @@ interface ProbeSamples {
   ms: Record<string, number[]>;
   /** ms of the connector writes that waited for a lock (a row a retention batch held). */
   lockWaits: number[];
+  /** What those writes waited for (lockBlockers), and how many times. */
+  blockers: Map<string, number>;
 }
 
 async function probe(
@@ -122,16 +131,17 @@ async function probe(
   until: () => boolean,
   minRuns: number,
 ): Promise<ProbeSamples> {
-  const samples: ProbeSamples = { ms: {}, lockWaits: [] };
+  const samples: ProbeSamples = { ms: {}, lockWaits: [], blockers: new Map() };
   for (let n = 0; n < minRuns || !until(); n++) {
     for (const [name, run] of Object.entries(probes)) {
       const t = performance.now();
       const running = run(db, id, n);
-      const waited = name === 'connector write' ? await waitedForLock(watcher, pid, running) : false;
+      const blockers = name === 'connector write' ? await lockBlockers(watcher, pid, running) : [];
       await running;
       const ms = performance.now() - t;
       (samples.ms[name] ??= []).push(ms);
-      if (waited) samples.lockWaits.push(ms);
+      if (blockers.length > 0) samples.lockWaits.push(ms);
+      for (const b of blockers) samples.blockers.set(b, (samples.blockers.get(b) ?? 0) + 1);
     }
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -199,6 +209,9 @@ async function main() {
           : '') +
         ` (alone: ${floor.lockWaits.length})`,
     );
+    const blockers = [...during.blockers].sort((a, b) => b[1] - a[1]);
+    if (blockers.length > 0)
+      console.log(`what they waited for: ${blockers.map(([b, n]) => `${b} ×${n}`).join('; ')}`);
     await db.query(
       `DELETE FROM import_records WHERE installation_id = $1 AND id_interne LIKE 'RETENTION-PROBE-%'`,
       [inst.id],

@@ -7,7 +7,9 @@ describe('transaction settings', () => {
     expect(beginWith(undefined)).toBe('BEGIN');
     expect(beginWith({ 'synchro.batch_counts': 'on' })).toBe("BEGIN; SET LOCAL synchro.batch_counts = 'on'");
     expect(setLocal({})).toBeNull();
-    expect(setLocal({ statement_timeout: '50ms' })).toBe("SET LOCAL statement_timeout = '50ms'");
+    expect(setLocal({ statement_timeout: '50ms', synchronous_commit: 'off' })).toBe(
+      "SET LOCAL statement_timeout = '50ms'; SET LOCAL synchronous_commit = 'off'",
+    );
   });
 
   it('refuses any name or value that is not a plain word: nothing else can be said', () => {

@@ -2,11 +2,11 @@
  * Settings local to one transaction (`SET LOCAL`: they end with it), given to `Db.transaction`.
  * Names and values are the code's own constants, never input: both are checked against a narrow
  * pattern, so that the text built here cannot say anything else. Names are the console's own
- * (`synchro.…`) or one of PostgreSQL's few that bound a transaction's waits.
+ * (`synchro.…`) or one of PostgreSQL's few that bound how long a transaction holds its locks.
  */
 export type TransactionSettings = Readonly<Record<string, string>>;
 
-const NAME = /^([a-z_]+\.[a-z_]+|statement_timeout|lock_timeout)$/;
+const NAME = /^([a-z_]+\.[a-z_]+|statement_timeout|lock_timeout|synchronous_commit)$/;
 const VALUE = /^[a-z0-9_]+$/;
 
 function checked(settings: TransactionSettings): [string, string][] {

@@ -180,25 +180,36 @@ describe('history retention (HISTORY_RETENTION_DAYS)', () => {
 });
 
 /**
- * A PostgreSQL-like database whose DELETEs answer as `answer` says for each call (a number of
- * rows, or 'timeout': PostgreSQL's cancellation at statement_timeout). One installation.
+ * A PostgreSQL-like database with one installation. Each batch's search for its rows answers as
+ * `answer` says for that call: a number of rows, 'timeout' (the rows found, then the deletion
+ * cancelled as PostgreSQL does at statement_timeout) or an error. `steps` lists what each batch
+ * ran, in order.
  */
 function scriptedDb(answer: (call: number, size: number) => number | 'timeout' | Error) {
   const sizes: number[] = [];
   const settings: unknown[] = [];
+  const steps: string[] = [];
   let calls = 0;
+  let cancelNextDeletion = false;
   const tx: Queryable = {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-      if (!sql.startsWith('DELETE')) throw new Error(`unexpected: ${sql}`);
+      steps.push(sql.split(' ', 1)[0] ?? '');
+      if (sql.startsWith('DELETE')) {
+        if (!cancelNextDeletion) return [];
+        cancelNextDeletion = false;
+        throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+      }
       const size = Number(params[2]);
       sizes.push(size);
       const a = answer(calls++, size);
-      if (a === 'timeout')
-        throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
       if (a instanceof Error) throw a;
-      return Array.from({ length: a }, (_, i) => ({ at: new Date(i * 1000), id: String(i + 1) }) as T);
+      cancelNextDeletion = a === 'timeout';
+      const found = a === 'timeout' ? size : a;
+      return Array.from({ length: found }, (_, i) => ({ at: new Date(i * 1000), id: String(i + 1) }) as T);
     },
-    async exec() {},
+    async exec(sql: string) {
+      steps.push(sql);
+    },
   };
   const db: Db = {
     kind: 'postgres',
@@ -213,15 +224,21 @@ function scriptedDb(answer: (call: number, size: number) => number | 'timeout' |
     },
     async close() {},
   };
-  return { db, sizes, settings };
+  return { db, sizes, settings, steps };
 }
 
 describe('history retention: a batch over BATCH_LIMIT_MS on PostgreSQL', () => {
-  it('runs each batch with statement_timeout at BATCH_LIMIT_MS; a cancelled one is halved and tried again', async () => {
+  it('bounds each batch’s deletion at BATCH_LIMIT_MS, commits without waiting for the disk; a cancelled batch is halved and tried again', async () => {
     // Two cancellations, then the rest in one batch (fewer rows than asked: the walk ends).
-    const { db, sizes, settings } = scriptedDb((call) => (call < 2 ? 'timeout' : 7));
+    const { db, sizes, settings, steps } = scriptedDb((call) => (call < 2 ? 'timeout' : 7));
     const result = await pruneHistory(db, 30, NOW, { pauseMs: 0 });
-    expect(settings[0]).toEqual({ statement_timeout: `${BATCH_LIMIT_MS}ms` });
+    expect(settings[0]).toEqual({ synchronous_commit: 'off' });
+    // The rows are found without a bound; their deletion is bounded.
+    expect(steps.slice(0, 3)).toEqual([
+      'SELECT',
+      `SET LOCAL statement_timeout = '${BATCH_LIMIT_MS}ms'`,
+      'DELETE',
+    ]);
     // Records then transactions: 500 → 250 → 125 (7 rows), then the transactions at 188 (grown).
     expect(sizes.slice(0, 3)).toEqual([FIRST_BATCH, FIRST_BATCH / 2, FIRST_BATCH / 4]);
     expect(result).toMatchObject({ records: 7, transactions: 7, cancelled: 2, deferred: false, batches: 4 });
@@ -280,7 +297,10 @@ describe.skipIf(!usingPostgres())(
       await db.exec(`
       CREATE FUNCTION retention_test_slow() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF EXISTS (SELECT 1 FROM old_rows WHERE installation_id = '${id}') THEN PERFORM pg_sleep(2); END IF;
+        IF NOT EXISTS (SELECT 1 FROM old_rows WHERE installation_id = '${id}') THEN RETURN NULL; END IF;
+        -- The batch's own settings, as PostgreSQL applies them (another error fails the pass).
+        IF current_setting('synchronous_commit') <> 'off' THEN RAISE EXCEPTION 'synchronous_commit on'; END IF;
+        PERFORM pg_sleep(2);
         RETURN NULL;
       END $$;
       CREATE TRIGGER zz_retention_test_slow AFTER DELETE ON import_records
@@ -306,6 +326,25 @@ describe.skipIf(!usingPostgres())(
       }
       // The next pass, with batches of a usual duration, deletes them.
       await pruneHistory(db, 30, NOW, { pauseMs: 0 });
+      expect((await left(id)).records).toEqual(['NEW-1', 'NEW-2']);
+    });
+
+    it('does not bound the search for the rows: a batch whose search is slow (here: a table lock) is not cancelled', async () => {
+      const id = await seed('RETSEARCH');
+      // The search (SELECT … FOR UPDATE) waits for the table lock held 300 ms; the deletion is
+      // only sent once it is released.
+      let locked!: () => void;
+      const held = new Promise<void>((r) => (locked = r));
+      const holder = db.transaction(async (tx) => {
+        await tx.query('LOCK TABLE import_records IN EXCLUSIVE MODE');
+        locked();
+        await tx.query('SELECT pg_sleep(0.3)');
+      });
+      await held;
+      const result = await pruneHistory(db, 30, NOW, { pauseMs: 0 });
+      await holder;
+      expect(result.cancelled).toBe(0);
+      expect(result.longestBatchMs).toBeGreaterThan(BATCH_LIMIT_MS);
       expect((await left(id)).records).toEqual(['NEW-1', 'NEW-2']);
     });
   },
