@@ -343,8 +343,11 @@ describe.skipIf(!usingPostgres())(
       await held;
       const result = await pruneHistory(db, 30, NOW, { pauseMs: 0 });
       await holder;
-      expect(result.cancelled).toBe(0);
-      expect(result.longestBatchMs).toBeGreaterThan(BATCH_LIMIT_MS);
+      // Bounded, the search would have been cancelled at 50 ms, again and again until the lock
+      // went: no batch would have lasted this long. (A deletion cancelled after it, on a loaded
+      // machine, is done again: not asserted.)
+      expect(result.longestBatchMs).toBeGreaterThan(250);
+      expect(result.deferred).toBe(false);
       expect((await left(id)).records).toEqual(['NEW-1', 'NEW-2']);
     });
   },

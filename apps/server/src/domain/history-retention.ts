@@ -25,8 +25,8 @@ export const MAX_BATCH = 5000;
 /**
  * PostgreSQL: a batch whose deletion (its triggers included) is still running after this is
  * cancelled (`statement_timeout`) and rolled back, its locks released; the next one is half its
- * size. PGlite has no such timer (measured: the
- * setting is accepted and never fires), so there the sizing alone bounds a batch.
+ * size. PGlite has no such timer (measured: the setting is accepted and never fires), so there the
+ * sizing alone bounds a batch.
  */
 export const BATCH_LIMIT_MS = 50;
 /**
@@ -190,20 +190,18 @@ function deleteBatch(
   size: number,
   after: { at: Date; id: string } | null,
 ): Promise<{ at: Date; id: string }[]> {
-  const oldest = `SELECT id FROM ${table} WHERE installation_id = $1 AND ${time} < $2
+  const oldest = (columns: string) => `SELECT ${columns} FROM ${table}
+     WHERE installation_id = $1 AND ${time} < $2
        ${after ? `AND (${time}, id) > ($4::timestamptz, $5::bigint)` : ''}
      ORDER BY ${time}, id LIMIT $3 FOR UPDATE SKIP LOCKED`;
   const params = after ? [installationId, cutoff, size, after.at, after.id] : [installationId, cutoff, size];
   if (db.kind !== 'postgres')
     return db.query(
-      `DELETE FROM ${table} WHERE id IN (${oldest}) RETURNING ${time} AS at, id::text AS id`,
+      `DELETE FROM ${table} WHERE id IN (${oldest('id')}) RETURNING ${time} AS at, id::text AS id`,
       params,
     );
   return db.transaction(async (tx) => {
-    const rows = await tx.query<{ at: Date; id: string }>(
-      oldest.replace('SELECT id', `SELECT ${time} AS at, id::text AS id`),
-      params,
-    );
+    const rows = await tx.query<{ at: Date; id: string }>(oldest(`${time} AS at, id::text AS id`), params);
     if (rows.length === 0) return rows;
     await tx.exec(DELETION_LIMIT);
     await tx.query(`DELETE FROM ${table} WHERE id = ANY ($1::bigint[])`, [rows.map((r) => r.id)]);
