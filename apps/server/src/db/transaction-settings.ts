@@ -28,3 +28,11 @@ export function setLocal(settings: TransactionSettings | undefined): string | nu
   const sets = settings ? checked(settings).map(([name, value]) => `SET LOCAL ${name} = '${value}'`) : [];
   return sets.length === 0 ? null : sets.join('; ');
 }
+
+/**
+ * PostgreSQL: a commit that does not wait for its WAL to reach the disk, so that the transaction's
+ * locks are released at once rather than after an fsync. For the retentions' deletions only: a
+ * crash can undo their last batches, which their next pass deletes again (docs/decisions.md,
+ * « History retention: a batch's deletion bounded at 50 ms »).
+ */
+export const ASYNC_COMMIT: TransactionSettings = { synchronous_commit: 'off' };

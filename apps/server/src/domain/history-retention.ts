@@ -1,5 +1,5 @@
 import type { Db } from '../db/types.ts';
-import { setLocal } from '../db/transaction-settings.ts';
+import { ASYNC_COMMIT, setLocal } from '../db/transaction-settings.ts';
 import { startPeriodicPass } from './periodic-pass.ts';
 
 /**
@@ -30,13 +30,10 @@ export const MAX_BATCH = 5000;
  */
 export const BATCH_LIMIT_MS = 50;
 /**
- * A batch's transaction on PostgreSQL is committed without waiting for its WAL to reach the disk,
- * so that its locks are released at once rather than after an fsync (measured: the connector
- * writes that waited for a batch waited for its COMMIT's WALSync, up to 120 ms on this machine's
- * disk). A crash may undo the last batches' deletions, never half of one: the next pass deletes
- * those rows again. Its deletion, and what follows it, is cancelled at BATCH_LIMIT_MS.
+ * A batch's deletion on PostgreSQL, and what follows it, is cancelled at BATCH_LIMIT_MS. Its
+ * transaction commits without waiting for the disk (ASYNC_COMMIT; measured: the connector writes
+ * that waited for a batch waited for its COMMIT's WALSync, up to 120 ms on this machine's disk).
  */
-const BATCH_SETTINGS = { synchronous_commit: 'off' } as const;
 const DELETION_LIMIT = setLocal({ statement_timeout: `${BATCH_LIMIT_MS}ms` }) ?? '';
 /**
  * This many batches cancelled one after the other at the smallest size: the machine is too loaded
@@ -206,7 +203,7 @@ function deleteBatch(
     await tx.exec(DELETION_LIMIT);
     await tx.query(`DELETE FROM ${table} WHERE id = ANY ($1::bigint[])`, [rows.map((r) => r.id)]);
     return rows;
-  }, BATCH_SETTINGS);
+  }, ASYNC_COMMIT);
 }
 
 /** PostgreSQL's « canceling statement due to statement timeout » (SQLSTATE 57014). */

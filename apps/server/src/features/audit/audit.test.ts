@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AUDIT_ACTIONS, ZAuditPage, type TAuditRow } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
 import { addInstallation, login, signIn, useTestApp } from '../../../test/helpers/app.ts';
+import { usingPostgres } from '../../../test/helpers/db.ts';
 import { connectorCall } from '../../../test/helpers/connector.ts';
 import { insertRecords, SIMPLE_ENREG } from '../../../test/helpers/history.ts';
 import { pruneAuditLog } from '../../domain/audit-retention.ts';
@@ -313,4 +314,31 @@ describe('audit journal', () => {
     expect(fromNothing.length).toBeGreaterThan(10);
     expect(left).toEqual(fromNothing);
   });
+
+  it.skipIf(!usingPostgres())(
+    'the retention commits its batches on PostgreSQL without waiting for the disk',
+    async () => {
+      const { installation } = await addInstallation(ctx.db, { syncId: 'AUDD04' });
+      await ctx.db.query(
+        `INSERT INTO audit_log (installation_id, sync_id, actor, action, kind, outcome, at)
+       SELECT $1, 'AUDD04', 'user', 'logout', 'connexion', 'success', now() - interval '500 days'
+       FROM generate_series(1, 5)`,
+        [installation.id],
+      );
+      // The batch's own settings, as PostgreSQL applies them: any other makes the deletion fail.
+      await ctx.db.exec(`
+      CREATE FUNCTION audit_test_async() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF current_setting('synchronous_commit') <> 'off' THEN RAISE EXCEPTION 'synchronous_commit on'; END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER zz_audit_test_async AFTER DELETE ON audit_log
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_test_async();`);
+      try {
+        expect(await pruneAuditLog(ctx.db, 400, new Date(), { pauseMs: 0 })).toBeGreaterThanOrEqual(5);
+      } finally {
+        await ctx.db.exec('DROP TRIGGER zz_audit_test_async ON audit_log; DROP FUNCTION audit_test_async();');
+      }
+    },
+  );
 });
