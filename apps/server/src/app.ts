@@ -102,6 +102,8 @@ export interface AppDeps {
   drive?: DriveEnv;
   /** AUDIT_RETENTION_DAYS (shown on the journal's screen); 400 otherwise. */
   auditRetentionDays?: number;
+  /** HISTORY_RETENTION_DAYS (shown on the history's screens); off (null) otherwise. */
+  historyRetentionDays?: number | null;
   /** The server's life (main.ts stops it at SIGTERM); a new one otherwise. */
   lifecycle?: Lifecycle;
   /** The metrics (main.ts serves them on METRICS_PORT); a registry of this app otherwise. */
@@ -144,6 +146,7 @@ export function createAppContext(deps: AppDeps): AppContext {
       key: sealKey(deps.sessionSecret, 'drive-tokens'),
     },
     auditRetentionDays: deps.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
+    historyRetentionDays: deps.historyRetentionDays ?? null,
     // Loopback is allowed by default for the demo on the embedded database only (its simulator
     // runs on this machine); any other installation needs AUTOMATE_NETWORKS.
     automateAddresses: createAutomateAddressPolicy({

@@ -41,6 +41,8 @@ export interface AppContext {
   drive: DriveSettings;
   /** AUDIT_RETENTION_DAYS, shown on the journal's screen (the retention runs in main.ts). */
   auditRetentionDays: number;
+  /** HISTORY_RETENTION_DAYS (null: off), shown on the history's and the trace's screens. */
+  historyRetentionDays: number | null;
   /** Stopping or not (SIGTERM): /readyz, long-lived answers. */
   lifecycle: Lifecycle;
   /** Counters and histograms of the server (metrics/registry.ts). */

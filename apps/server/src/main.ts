@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     mailer,
     drive: env.drive,
     auditRetentionDays: env.auditRetentionDays,
+    historyRetentionDays: env.historyRetentionDays,
   });
   const auditRetention = startAuditRetention(db, env.auditRetentionDays, (deleted) => {
     if (deleted instanceof Error) app.log.error({ err: deleted }, "rétention du journal d'audit impossible");

@@ -53,6 +53,8 @@ export const ZSyncHistoryPage = z.object({
   data: z.array(ZSyncHistoryRow),
   ...ZHistoryPaging.shape,
   displayTimeZone: ZDisplayTimeZone,
+  /** HISTORY_RETENTION_DAYS: records older than that many days are deleted; null: kept for ever. */
+  retentionDays: z.number().int().positive().nullable(),
 });
 export type TSyncHistoryPage = z.infer<typeof ZSyncHistoryPage>;
 

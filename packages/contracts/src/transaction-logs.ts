@@ -46,6 +46,8 @@ export const ZTransactionLogsPage = z.object({
   logs: z.array(ZTransactionLogRow),
   pagination: ZHistoryPaging,
   displayTimeZone: ZDisplayTimeZone,
+  /** HISTORY_RETENTION_DAYS: transactions older than that many days are deleted; null: kept for ever. */
+  retentionDays: z.number().int().positive().nullable(),
 });
 export type TTransactionLogsPage = z.infer<typeof ZTransactionLogsPage>;
 

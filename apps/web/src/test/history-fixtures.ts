@@ -44,6 +44,7 @@ export function historyPage(
     nextCursor: page < totalPages ? `next-of-${page}` : null,
     previousCursor: page > 1 ? `previous-of-${page}` : null,
     displayTimeZone: PARIS,
+    retentionDays: null,
     ...patch,
   };
 }
@@ -86,6 +87,7 @@ export function transactionsPage(
       ...patch,
     },
     displayTimeZone: PARIS,
+    retentionDays: null,
   };
 }
 

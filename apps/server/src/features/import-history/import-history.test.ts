@@ -2,17 +2,20 @@ import {
   HISTORY_MESSAGES,
   SYNC_HISTORY_PATH,
   syncHistoryRecordPath,
+  TRANSACTION_LOGS_PATH,
   ZSyncHistoryPage,
   ZSyncHistoryRow,
   ZSyncHistoryXml,
   ZSyncHistoryXmlError,
   ZSyncHistoryXmlSaved,
+  ZTransactionLogsPage,
   type TSyncHistoryPage,
 } from '@synchro/contracts';
+import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addInstallation, FIXTURE_CONFIG, signIn, useTestApp } from '../../../test/helpers/app.ts';
+import { addInstallation, FIXTURE_CONFIG, signIn, testApp, useTestApp } from '../../../test/helpers/app.ts';
 import {
   insertRecords,
   insertRecordSeries,
@@ -72,6 +75,26 @@ async function audits(installationId: string, action: string) {
 }
 
 describe('GET /api/sync-history: the list', () => {
+  it('says how long records and transactions are kept: null unless HISTORY_RETENTION_DAYS is set, then its days', async () => {
+    const { syncId, cookie } = await fresh();
+    expect((await list(cookie)).retentionDays).toBeNull();
+    const trace = async (app: FastifyInstance, cookie: string) => {
+      const res = await app.inject({ url: TRANSACTION_LOGS_PATH, headers: { cookie } });
+      expect(res.statusCode, res.body).toBe(200);
+      return ZTransactionLogsPage.parse(res.json()).retentionDays;
+    };
+    expect(await trace(ctx.app, cookie)).toBeNull();
+    const kept30 = await testApp(ctx.db, { historyRetentionDays: 30 });
+    try {
+      const cookie30 = await signIn(kept30, syncId);
+      const res = await kept30.inject({ url: SYNC_HISTORY_PATH, headers: { cookie: cookie30 } });
+      expect(ZSyncHistoryPage.parse(res.json()).retentionDays).toBe(30);
+      expect(await trace(kept30, cookie30)).toBe(30);
+    } finally {
+      await kept30.close();
+    }
+  });
+
   it('401 without a session, on every route', async () => {
     for (const [method, path] of [
       ['GET', SYNC_HISTORY_PATH],

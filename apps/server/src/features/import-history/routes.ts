@@ -91,6 +91,7 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
       currentSignIn(request).installation.id,
       query,
       displayTimeZone,
+      ctx.historyRetentionDays,
       ctx.sessionSecret,
     );
   });

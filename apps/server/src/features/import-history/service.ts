@@ -77,6 +77,7 @@ export async function listHistory(
   installationId: string,
   query: TSyncHistoryQuery,
   displayTimeZone: TDisplayTimeZone,
+  retentionDays: number | null,
   secret: string,
 ): Promise<TSyncHistoryPage> {
   const { rows, paging } = await listPage(
@@ -87,7 +88,7 @@ export async function listHistory(
     query,
     { columns: ROW_COLUMNS, secret, map: toRow },
   );
-  return { data: rows, ...paging, displayTimeZone };
+  return { data: rows, ...paging, displayTimeZone, retentionDays };
 }
 
 const ETAT_LABEL: Record<number, string> = { 1: 'Oui', 0: 'Non', [-1]: 'Erreur' };

@@ -35,6 +35,7 @@ export function transactionLogsRoutes(app: FastifyInstance, ctx: AppContext): vo
       currentSignIn(request).installation.id,
       query,
       displayTimeZone,
+      ctx.historyRetentionDays,
       ctx.sessionSecret,
     );
   });

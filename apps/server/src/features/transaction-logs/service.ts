@@ -116,6 +116,7 @@ export async function listTransactions(
   installationId: string,
   query: TTransactionLogsQuery,
   displayTimeZone: TDisplayTimeZone,
+  retentionDays: number | null,
   secret: string,
 ): Promise<TTransactionLogsPage> {
   const { rows, paging } = await listPage(
@@ -126,7 +127,7 @@ export async function listTransactions(
     query,
     { columns: LIST_COLUMNS, secret, map: toListRow },
   );
-  return { logs: rows, pagination: paging, displayTimeZone };
+  return { logs: rows, pagination: paging, displayTimeZone, retentionDays };
 }
 
 /** Excel keeps at most 32 767 characters in a cell: a longer log is cut, and says so. */

@@ -4,6 +4,10 @@
  */
 export const HISTORY_TEXT = {
   title: "Historique d'importation",
+  description: 'Les saisies des terminaux mobiles importées dans votre ERP, et leur état de traitement.',
+  /** HISTORY_RETENTION_DAYS set: said under the title (`days` already formatted). */
+  retention: (days: string) =>
+    `Les enregistrements de plus de ${days}\u00a0jours sont supprimés automatiquement.`,
   /** The version label of this screen (« shows the version label 6.16.26 », same notes). */
   version: '6.16.26',
   loading: "Chargement de l'historique en cours...",

@@ -87,6 +87,23 @@ describe('Historique d’importation: the list', () => {
     expect(screen.getByText('2 enregistrements')).toBeInTheDocument();
   });
 
+  it('says under the title how long records are kept when the retention is on, nothing when it is off', async () => {
+    const { unmount } = show(historyPage([historyRow(0)], { retentionDays: 1095 }));
+    const said = await screen.findByText(
+      /plus de 1\s095\sjours sont supprimés automatiquement\.$/,
+      {},
+      { timeout: 15_000 },
+    );
+    expect(said.textContent).toContain(
+      'Les enregistrements de plus de 1\u202f095\u00a0jours sont supprimés automatiquement.',
+    );
+    unmount();
+    show(historyPage([historyRow(0)]));
+    await screen.findByRole('table', {}, { timeout: 15_000 });
+    expect(screen.getByText(/leur état de traitement\.$/)).toBeInTheDocument();
+    expect(screen.queryByText(/supprimés automatiquement/)).toBeNull();
+  });
+
   it("shows 'Chargement de l'historique en cours...' while the first page loads", async () => {
     let answer: (r: Response) => void = () => {};
     show(() => new Promise<Response>((resolve) => (answer = resolve)));

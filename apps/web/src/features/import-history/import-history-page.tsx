@@ -14,6 +14,7 @@ import { useListState } from '../../components/history/list-state.ts';
 import { ListBody } from '../../components/history/list-body.tsx';
 import { totalLabel } from '../../components/history/paging-bar.tsx';
 import { TimeZoneNotice } from '../../components/history/time-zone-notice.tsx';
+import { withRetention } from '../../components/history/retention.ts';
 import { fetchRecordFile, historyExportUrl, useStatusChange, useSyncHistory } from './history-api.ts';
 import { HISTORY_TEXT } from './history-messages.ts';
 import { BulkActions } from './bulk-actions.tsx';
@@ -84,7 +85,7 @@ export default function ImportHistoryPage() {
     <>
       <PageHeader
         title={HISTORY_TEXT.title}
-        description="Les saisies des terminaux mobiles importées dans votre ERP, et leur état de traitement."
+        description={withRetention(HISTORY_TEXT.description, page?.retentionDays, HISTORY_TEXT.retention)}
         actions={
           <Badge variant="neutral" className="font-mono">
             Version {HISTORY_TEXT.version}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TTransactionLogsPage } from '@synchro/contracts';
 import { demoUser } from '../../test/fixtures.ts';
@@ -91,6 +91,23 @@ describe('Trace des transactions', () => {
       pageSize: '25',
       errorOnly: 'false',
     });
+  });
+
+  it('says under the title how long transactions are kept when the retention is on, nothing when it is off', async () => {
+    show({ ...transactionsPage([transactionRow(0)]), retentionDays: 30 });
+    const said = await screen.findByText(
+      / Les transactions de plus de 30\sjours sont supprimées automatiquement\.$/,
+      {},
+      { timeout: 15_000 },
+    );
+    // The description first, then the sentence; a no-break space between the number and its unit.
+    expect(said.textContent).toBe(
+      'Les échanges traités par le connecteur pour chaque terminal, avec leur log. Les transactions de plus de 30\u00a0jours sont supprimées automatiquement.',
+    );
+    cleanup();
+    show(transactionsPage([transactionRow(0)]));
+    await table();
+    expect(screen.queryByText(/supprimées automatiquement/)).toBeNull();
   });
 
   it('keeps two lines of the log and marks what is left out', () => {

@@ -11,6 +11,7 @@ import { useListState } from '../../components/history/list-state.ts';
 import { ListBody } from '../../components/history/list-body.tsx';
 import { totalLabel } from '../../components/history/paging-bar.tsx';
 import { TimeZoneNotice } from '../../components/history/time-zone-notice.tsx';
+import { withRetention } from '../../components/history/retention.ts';
 import { TransactionDetailDialog } from './transaction-detail-dialog.tsx';
 import { transactionLogsExportUrl, useTransactionLogs } from './transaction-logs-api.ts';
 import { TRACE_TEXT, displaySummary } from './transaction-messages.ts';
@@ -29,7 +30,7 @@ export default function TransactionLogsPage() {
     <>
       <PageHeader
         title={TRACE_TEXT.title}
-        description="Les échanges traités par le connecteur pour chaque terminal, avec leur log."
+        description={withRetention(TRACE_TEXT.description, answer?.retentionDays, TRACE_TEXT.retention)}
       />
       <NewItemsNotice list="transactions" queryKey={queryKeys.transactionLogs} />
       <TimeZoneNotice displayTimeZone={answer?.displayTimeZone} />

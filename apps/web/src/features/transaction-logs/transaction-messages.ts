@@ -1,6 +1,10 @@
 /** The transaction trace's texts (docs/spec-notes.md, Web: Trace des transactions, as written). */
 export const TRACE_TEXT = {
   title: 'Trace des transactions',
+  description: 'Les échanges traités par le connecteur pour chaque terminal, avec leur log.',
+  /** HISTORY_RETENTION_DAYS set: said under the title (`days` already formatted). */
+  retention: (days: string) =>
+    `Les transactions de plus de ${days}\u00a0jours sont supprimées automatiquement.`,
   loading: 'Chargement des transactions...',
   empty: 'Aucun log de transaction trouvé pour les critères sélectionnés.',
   loadError: 'Une erreur est survenue lors de la récupération des logs. Veuillez réessayer.',
