@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -142,4 +143,36 @@ describe.skipIf(!inPostgresPass)('SIGTERM on a busy server (PostgreSQL)', () => 
       await fresh.drop();
     }
   }, 120_000);
+});
+
+/** GET `path` over `agent` (one kept-alive connection): its status and Connection header, or the error. */
+function getOver(agent: http.Agent, base: string, path: string): Promise<string> {
+  return new Promise((resolve) => {
+    const req = http.get(`${base}${path}`, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(`${res.statusCode} ${res.headers.connection}`));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+}
+
+describe.skipIf(inPostgresPass)('SIGTERM and a kept-alive connection', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'synchro-stop-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('a request sent on it just after the signal is answered (and the connection closed), not cut', async () => {
+    const server = await startServerProcess({ DATA_DIR: dataDir, DEMO: '0' });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect(await getOver(agent, server.baseUrl, '/healthz')).toBe('200 keep-alive');
+      const exited = server.stop('SIGTERM');
+      // Long enough for the server to have closed at once; within the wait it leaves open sockets.
+      await sleep(100);
+      expect(await getOver(agent, server.baseUrl, '/healthz')).toBe('200 close');
+      expect(await exited).toBe(0);
+    } finally {
+      agent.destroy();
+      await server.kill9();
+    }
+  }, 60_000);
 });
