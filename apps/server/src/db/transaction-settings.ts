@@ -6,7 +6,7 @@
  */
 export type TransactionSettings = Readonly<Record<string, string>>;
 
-const NAME = /^([a-z_]+\.[a-z_]+|statement_timeout|lock_timeout|synchronous_commit)$/;
+const NAME = /^([a-z_]+\.[a-z_]+|statement_timeout|synchronous_commit)$/;
 const VALUE = /^[a-z0-9_]+$/;
 
 function checked(settings: TransactionSettings): [string, string][] {

@@ -22,15 +22,15 @@ export async function pruneAuditLog(
   const batch = options.batch ?? AUDIT_PRUNE_BATCH;
   const cutoff = new Date(now.getTime() - days * 86_400_000);
   let deleted = 0;
+  // SKIP LOCKED: two server processes share the work instead of waiting on each other.
+  const deleteOldest = (q: Queryable) =>
+    q.query(
+      `DELETE FROM audit_log WHERE id IN (
+         SELECT id FROM audit_log WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      [cutoff, batch],
+    );
   for (let i = 0; i < (options.maxBatches ?? Infinity); i++) {
-    // SKIP LOCKED: two server processes share the work instead of waiting on each other.
-    const deleteOldest = (q: Queryable) =>
-      q.query(
-        `DELETE FROM audit_log WHERE id IN (
-           SELECT id FROM audit_log WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id`,
-        [cutoff, batch],
-      );
     // On PostgreSQL the counter rows its triggers decrement, which every audited action
     // increments, are released at the commit rather than after the disk's fsync.
     const rows =

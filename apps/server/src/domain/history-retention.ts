@@ -122,16 +122,19 @@ export async function pruneHistory(
       for (;;) {
         if (deleting >= (options.maxBatches ?? Infinity) || options.stopped?.()) return result;
         const started = performance.now();
-        let rows: { at: Date; id: string }[];
+        // null: the deletion was cancelled at BATCH_LIMIT_MS and rolled back.
+        let rows: { at: Date; id: string }[] | null = null;
         try {
           rows = await deleteBatch(db, { table, time }, id, cutoff, size, after);
         } catch (err) {
           if (!isCancelledByTimeout(err)) throw err;
-          const ms = performance.now() - started;
-          result.batches += 1;
+        }
+        const ms = performance.now() - started;
+        result.batches += 1;
+        options.onBatch?.(table, rows?.length ?? 0, ms);
+        result.longestBatchMs = Math.max(result.longestBatchMs, ms);
+        if (rows === null) {
           result.cancelled += 1;
-          options.onBatch?.(table, 0, ms);
-          result.longestBatchMs = Math.max(result.longestBatchMs, ms);
           if (options.batch !== undefined || size === MIN_BATCH) cancelledAtSmallest += 1;
           if (cancelledAtSmallest >= MAX_CANCELLED_IN_A_ROW) {
             result.deferred = true;
@@ -142,11 +145,7 @@ export async function pruneHistory(
           continue;
         }
         cancelledAtSmallest = 0;
-        const ms = performance.now() - started;
-        result.batches += 1;
         if (rows.length > 0) deleting += 1;
-        options.onBatch?.(table, rows.length, ms);
-        result.longestBatchMs = Math.max(result.longestBatchMs, ms);
         if (table === 'import_records') result.records += rows.length;
         else result.transactions += rows.length;
         const full = rows.length === size;
