@@ -21,6 +21,7 @@ export {
   readExternalLinks,
   readExternalCalendars,
   readSyncData,
+  referencesWithHistory,
   readExclusions,
   readComplement,
   readPlanifications,

@@ -14,6 +14,7 @@ import {
   readPlanifications,
   readSources,
   readSyncData,
+  referencesWithHistory,
   readTerminals,
 } from '../src/index.ts';
 import { FIXTURE } from './helpers.ts';
@@ -198,6 +199,35 @@ describe('readers on the fixture', () => {
         '<Donnee><Reference>B</Reference><Complete>0</Complete><Libelle>b</Libelle><Histo>5</Histo></Donnee></Donnees_A_Synchroniser></Connexion>',
     );
     expect(readSyncData(d).syncData.map((x) => x.CanHaveHistory)).toEqual([true, false]);
+  });
+
+  it('without ElementsSync, an item that had a history (hadHistory) still can have one at 0', () => {
+    const d = parseConfig(
+      '<Connexion><Donnees_A_Synchroniser><Donnee><Reference>A</Reference><Complete>1</Complete><Libelle>a</Libelle><Histo>0</Histo></Donnee>' +
+        '<Donnee><Reference>B</Reference><Complete>1</Complete><Libelle>b</Libelle><Histo>0</Histo></Donnee>' +
+        '<Donnee><Reference>C</Reference><Complete>1</Complete><Libelle>c</Libelle><Histo>12</Histo></Donnee></Donnees_A_Synchroniser></Connexion>',
+    );
+    expect(readSyncData(d).syncData.map((x) => x.CanHaveHistory)).toEqual([false, false, true]);
+    expect(readSyncData(d, new Set(['B'])).syncData.map((x) => x.CanHaveHistory)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(referencesWithHistory(d)).toEqual(['C']);
+    // ElementsSync, when present, says it alone.
+    const withList = parseConfig(
+      '<Connexion><Data><ElementsSync><Element><Code>B</Code><Histo>0</Histo></Element></ElementsSync></Data>' +
+        '<Donnees_A_Synchroniser><Donnee><Reference>B</Reference><Complete>1</Complete><Libelle>b</Libelle><Histo>0</Histo></Donnee></Donnees_A_Synchroniser></Connexion>',
+    );
+    expect(readSyncData(withList, new Set(['B'])).syncData[0]?.CanHaveHistory).toBe(false);
+  });
+
+  it('referencesWithHistory: the fixture items whose Histo is above 0', () => {
+    const refs = referencesWithHistory(doc);
+    expect(refs).toHaveLength(readSyncData(doc).syncData.filter((x) => x.Histo > 0).length);
+    expect(refs).toContain('AFFAIRE');
+    expect(refs).toContain('PLANNING');
+    expect(refs).not.toContain('ARTICLE');
   });
 
   it('readExclusions: the three family types, decoded, NuxiSavOnLine left out', () => {

@@ -15,6 +15,7 @@ import type { VersionRetention } from '../config/env.ts';
 import { pruneVersions } from './config-retention.ts';
 import { OFFLOAD_MIN_BYTES, type Offload } from '../offload/pool.ts';
 import { parseOrNull, versionChanges, versionChangesTask } from './version-changes.ts';
+import { keepHistoryReferences } from './sync-data-history.ts';
 
 /**
  * The stored ConfigConnecteur of each installation: the current text and its version
@@ -247,6 +248,7 @@ export async function writeNewVersion(
     scopes = changes.scopes;
     sections = changes.sections;
     if (changes.summary) summary = changes.summary;
+    await keepHistoryReferences(tx, installationId, changes.hadHistory);
   }
   await tx.query(
     `INSERT INTO configuration_versions (installation_id, version, text, author, section, scopes, summary, address)

@@ -2,6 +2,7 @@ import type { THistorySection } from '@synchro/contracts';
 import {
   ConfigXmlError,
   parseConfig,
+  referencesWithHistory,
   scopeGenerations,
   sectionChanges,
   sectionsChanged,
@@ -26,6 +27,11 @@ export interface VersionChanges {
   sections: THistorySection[];
   /** One line per change; null: the caller's lines stay (the connector's). */
   summary: string[] | null;
+  /**
+   * The data to sync that had a history in the version before (Histo above 0), kept so that the
+   * screen still offers it once cleared (sync-data-history.ts).
+   */
+  hadHistory: string[];
 }
 
 /** A text parsed, or null when it is not a readable configuration. */
@@ -41,12 +47,23 @@ export function parseOrNull(text: string): ConfigDocument | null {
 export function versionChanges(input: VersionChangesInput): VersionChanges {
   const after = parseOrNull(input.afterText);
   const before = input.before ?? parseOrNull(input.beforeText);
-  if (!after) return { scopes: null, sections: [], summary: null };
+  const hadHistory = before ? historyOf(before) : [];
+  if (!after) return { scopes: null, sections: [], summary: null, hadHistory };
   const scopes = scopeGenerations(before, input.previousScopes, after, input.next);
-  if (!input.previousScopes || !before) return { scopes, sections: [], summary: null };
+  if (!input.previousScopes || !before) return { scopes, sections: [], summary: null, hadHistory };
   const sections = sectionsChanged(scopes, input.next);
   const summary = input.connector ? null : sectionChanges(before, after, sections).map((c) => c.summary);
-  return { scopes, sections, summary };
+  return { scopes, sections, summary, hadHistory };
+}
+
+/** referencesWithHistory, none when the section cannot be read (the Diagnostic's business). */
+function historyOf(doc: ConfigDocument): string[] {
+  try {
+    return referencesWithHistory(doc);
+  } catch (err) {
+    if (err instanceof ConfigXmlError) return [];
+    throw err;
+  }
 }
 
 /** The same in a worker thread, for a big configuration (two scans: never on the request thread). */

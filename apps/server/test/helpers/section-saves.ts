@@ -140,5 +140,7 @@ export const SECTION_SAVES: SectionSave[] = [...SECTIONS, terminal(0), terminal(
 /** The value of every save's field in a stored text (parsed once), by scope. */
 export function valuesIn(text: string): Map<string, string> {
   const doc = parseConfig(text);
-  return new Map(SECTION_SAVES.map((s) => [s.scope, s.read(SECTION_VIEWS[s.key](doc))]));
+  return new Map(
+    SECTION_SAVES.map((s) => [s.scope, s.read(SECTION_VIEWS[s.key](doc, { hadHistory: new Set() }))]),
+  );
 }

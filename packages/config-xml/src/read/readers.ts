@@ -156,12 +156,16 @@ function elementsSync(ix: ElementIndex): Map<string, boolean> | null {
   return map;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Donnees_A_Synchroniser/Donnee. CanHaveHistory comes from ElementsSync (Element of the same
  * Code with Histo 1); without an ElementsSync list (the fixture has none), an item can have
- * history when it already has one (Histo above 0).
+ * history when it has one (Histo above 0) or had one in an earlier version (`hadHistory`, the
+ * references the server kept from referencesWithHistory): a history cleared to 0 and saved can
+ * be set again.
  */
-export function readSyncData(doc: ConfigDocument): TSyncDataView {
+export function readSyncData(doc: ConfigDocument, hadHistory: ReadonlySet<string> = NONE): TSyncDataView {
   const ix = doc.index;
   const can = elementsSync(ix);
   const syncData = ix.children(sectionOf(ix, 'Donnees_A_Synchroniser'), 'Donnee').map((d) => {
@@ -173,10 +177,17 @@ export function readSyncData(doc: ConfigDocument): TSyncDataView {
       Complete: flagOf(ix, d, 'Complete'),
       Libelle: textOf(ix, d, 'Libelle'),
       Histo,
-      CanHaveHistory: can ? (can.get(Reference) ?? false) : Histo > 0,
+      CanHaveHistory: can ? (can.get(Reference) ?? false) : Histo > 0 || hadHistory.has(Reference),
     };
   });
   return { syncData };
+}
+
+/** The references of the items whose history is above 0: what readSyncData's `hadHistory` holds. */
+export function referencesWithHistory(doc: ConfigDocument): string[] {
+  return readSyncData(doc)
+    .syncData.filter((d) => d.Histo > 0 && d.Reference !== '')
+    .map((d) => d.Reference);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -168,7 +168,20 @@ const ENDPOINTS: Endpoint[] = [
       p.mailRapport.mailDestinataire = 'test@example.fr';
     },
     changed: (v) => v.mailRapport.mailDestinataire === 'test@example.fr',
-    invalid: { googleApiKey: '', driveType: 'ftp', mailRapport: {}, scriptComplementaire: '' },
+    // Valid but for the drive type, which the edit refuses (not one stored).
+    invalid: {
+      googleApiKey: '',
+      driveType: 'ftp',
+      mailRapport: {
+        envoyerRapport: false,
+        mailDestinataire: '',
+        notifErr: false,
+        notifInf: false,
+        notifImp: false,
+        globaliserEnregImport: false,
+      },
+      scriptComplementaire: '',
+    },
     invalidMessage: /Type de drive attendu/,
   },
   {
@@ -631,6 +644,52 @@ describe('concurrency, history and cache', () => {
     e.change(p);
     expect((await send(e, cookie, p, '"99"')).statusCode).toBe(409);
     expect((await send(e, cookie, p, 'abc')).statusCode).toBe(400);
+  });
+});
+
+describe('data to sync: a history cleared to 0 is still offered', () => {
+  const syncData = ENDPOINTS.find((e) => e.key === 'syncData') as Endpoint;
+  const affaire = (data: View) => (data.syncData as View[]).find((d) => d.Reference === 'AFFAIRE');
+
+  it('the fixture has no ElementsSync: AFFAIRE saved with no history keeps its field, in this installation only', async () => {
+    const { cookie } = await fresh();
+    const other = await fresh();
+    const before = await getView(cookie, syncData.view);
+    expect(affaire(before.data)).toMatchObject({ Histo: 9000, CanHaveHistory: true });
+    const p = syncData.toPayload(before.data);
+    affaire(p).Histo = 0;
+    expect((await send(syncData, cookie, p, `"${before.version}"`)).statusCode).toBe(200);
+
+    const after = await getView(cookie, syncData.view);
+    expect(after.version).toBe(before.version + 1);
+    expect(affaire(after.data)).toMatchObject({ Histo: 0, CanHaveHistory: true });
+    // Set again, then cleared again: still offered.
+    affaire(p).Histo = 30;
+    expect((await send(syncData, cookie, p)).statusCode).toBe(200);
+    expect(affaire((await getView(cookie, syncData.view)).data)).toMatchObject({
+      Histo: 30,
+      CanHaveHistory: true,
+    });
+
+    // An item that never had a history is not offered one; another installation keeps its own.
+    const articles = (await getView(cookie, syncData.view)).data.syncData.find(
+      (d: View) => d.Reference === 'ARTICLE',
+    );
+    expect(articles).toMatchObject({ Histo: 0, CanHaveHistory: false });
+    const otherView = await getView(other.cookie, syncData.view);
+    const q = syncData.toPayload(otherView.data);
+    (q.syncData as View[]).find((d) => d.Reference === 'CHANTIER').Histo = 0;
+    expect((await send(syncData, other.cookie, q)).statusCode).toBe(200);
+    const chantier = (await getView(other.cookie, syncData.view)).data.syncData.find(
+      (d: View) => d.Reference === 'CHANTIER',
+    );
+    expect(chantier).toMatchObject({ Histo: 0, CanHaveHistory: true });
+    expect(affaire((await getView(other.cookie, syncData.view)).data)).toMatchObject({ Histo: 9000 });
+    const refs = await ctx.db.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM sync_data_history_refs WHERE installation_id = $1 AND reference = $2',
+      [other.id, 'AFFAIRE'],
+    );
+    expect(refs[0]?.n).toBe('1');
   });
 });
 

@@ -18,6 +18,9 @@ import { parseIfMatch } from '../../http/if-match.ts';
 import { ENCODES_ITSELF, sendRepresentation } from '../../http/representations.ts';
 import { JSON_CONTENT_TYPE } from '../../domain/current-user.ts';
 import { saveSection, sectionSave } from './service.ts';
+import { historyReferences } from '../../domain/sync-data-history.ts';
+
+const NO_REFERENCES: ReadonlySet<string> = new Set();
 
 /** The parsed newest configuration of the signed-in installation (422 when unreadable). */
 async function currentDocument(ctx: AppContext, request: FastifyRequest) {
@@ -33,8 +36,17 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
   for (const key of CONFIG_SECTION_KEYS) {
     app.get(CONFIG_SECTIONS[key].getPath, { preHandler, ...ENCODES_ITSELF }, async (request, reply) => {
       const { entry, doc } = await currentDocument(ctx, request);
-      const body = derive(entry, `view-bytes:${key}`, () =>
-        Buffer.from(JSON.stringify({ version: entry.version, data: SECTION_VIEWS[key](doc) }), 'utf8'),
+      const viewKey = `view-bytes:${key}`;
+      // Only the data to sync read what the server keeps besides the document, once per version.
+      const hadHistory =
+        key === 'syncData' && !entry.derived.has(viewKey)
+          ? await historyReferences(ctx.db, currentSignIn(request).installation.id)
+          : NO_REFERENCES;
+      const body = derive(entry, viewKey, () =>
+        Buffer.from(
+          JSON.stringify({ version: entry.version, data: SECTION_VIEWS[key](doc, { hadHistory }) }),
+          'utf8',
+        ),
       );
       // ETag "<version>-<hash>": the version first (what If-Match of a save names), the hash keeps
       // two installations' tags apart.

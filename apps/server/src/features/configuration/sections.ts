@@ -30,17 +30,25 @@ import {
 import type { Queryable } from '../../db/types.ts';
 import { setInstallationTimeZone, type Installation } from '../../domain/installations.ts';
 
+/** What a view reads besides the document: kept by the server (sync-data-history.ts). */
+export interface SectionReadContext {
+  /** The data to sync that had a history in an earlier version. */
+  hadHistory: ReadonlySet<string>;
+}
+
 /**
  * What the server does for each section of the registry (CONFIG_SECTIONS of
  * @synchro/contracts, which gives the paths, schemas and messages): the reader behind its GET
  * view and the edit behind its save. Typed by key, so a section added to the registry does not
  * compile until it has both here, and a reader must give the view its contract declares.
  */
-export const SECTION_VIEWS: { [K in TConfigSectionKey]: (doc: ConfigDocument) => TSectionView<K> } = {
+export const SECTION_VIEWS: {
+  [K in TConfigSectionKey]: (doc: ConfigDocument, context: SectionReadContext) => TSectionView<K>;
+} = {
   sources: readSources,
   externalLinks: readExternalLinks,
   externalCalendars: readExternalCalendars,
-  syncData: readSyncData,
+  syncData: (doc, { hadHistory }) => readSyncData(doc, hadHistory),
   exclusions: readExclusions,
   complement: readComplement,
   planifications: (doc) => {
