@@ -237,6 +237,25 @@ describe('editExternalCalendars', () => {
     );
     expect(err.message).toMatch(/Google/);
   });
+
+  it('keeps a stored type outside the list when it comes back: the rows still save', () => {
+    const stored = editExternalCalendars(FIXTURE, { ...calendars(), agendaType: 'Google' }).replace(
+      '<Type_Agenda>Google</Type_Agenda>',
+      '<Type_Agenda>Outlook</Type_Agenda>',
+    );
+    const p = readExternalCalendars(parseConfig(stored));
+    expect(p.agendaType).toBe('Outlook');
+    p.mappings[0] = { ID_Salarie: 'CO00006', ID_Agenda: 'x' };
+    const out = editExternalCalendars(stored, { ...p, agendaType: p.agendaType as 'Google' });
+    expect(readExternalCalendars(parseConfig(out))).toMatchObject({
+      agendaType: 'Outlook',
+      mappings: expect.arrayContaining([{ ID_Salarie: 'CO00006', ID_Agenda: 'x' }]),
+    });
+    // Another unknown type is still refused; a listed one replaces it.
+    fails(() => editExternalCalendars(stored, { ...p, agendaType: 'Yahoo' as never }), 'invalid-payload');
+    const listed = editExternalCalendars(stored, { ...p, agendaType: 'Microsoft' });
+    expect(readExternalCalendars(parseConfig(listed)).agendaType).toBe('Microsoft');
+  });
 });
 
 describe('editSyncData', () => {
@@ -346,6 +365,26 @@ describe('editComplement', () => {
     const cleared = editComplement(FIXTURE, { ...p, googleApiKey: '' });
     expect(cleared).not.toContain('api.gouv.fr');
     expect(readComplement(parseConfig(cleared)).googleApiKey).toBe('');
+  });
+
+  it('keeps a stored drive type outside the list when it comes back; refuses another', () => {
+    const stored = editComplement(FIXTURE, { ...complement(), driveType: 'google' }).replace(
+      '<Type_Drive>google</Type_Drive>',
+      '<Type_Drive>dropbox</Type_Drive>',
+    );
+    const p = readComplement(parseConfig(stored)) as TSectionPayloadNormal<'complement'>;
+    expect(p.driveType).toBe('dropbox');
+    p.mailRapport.mailDestinataire = 'lea@exemple.fr';
+    const out = editComplement(stored, p);
+    expect(readComplement(parseConfig(out))).toMatchObject({
+      driveType: 'dropbox',
+      mailRapport: { mailDestinataire: 'lea@exemple.fr' },
+    });
+    const err = fails(() => editComplement(stored, { ...p, driveType: 'box' as never }), 'invalid-payload');
+    expect(err.message).toMatch(/onedrive/);
+    expect(readComplement(parseConfig(editComplement(stored, { ...p, driveType: 'none' }))).driveType).toBe(
+      'none',
+    );
   });
 
   it('a script sent with CRLF is the same script', () => {

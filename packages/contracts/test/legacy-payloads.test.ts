@@ -52,6 +52,7 @@ describe('ZExternalCalendarsPayload', () => {
         { ID_Salarie: 'CO1', ID_Agenda: '-1' },
       ],
     });
-    expect(ZExternalCalendarsPayload.safeParse({ agendaType: 'Yahoo', mappings: [] }).success).toBe(false);
+    // Another type passes the contract: the edit compares it with the stored one (config-xml).
+    expect(ZExternalCalendarsPayload.parse({ agendaType: 'Yahoo', mappings: [] }).agendaType).toBe('Yahoo');
   });
 });

@@ -1,6 +1,10 @@
 import {
+  AGENDA_TYPE_MESSAGE,
+  DRIVE_TYPE_MESSAGE,
   LIBRE_ID,
   SECRET_PLACEHOLDER,
+  ZAgendaType,
+  ZDriveType,
   ZComplementPayload,
   ZExternalCalendarsPayload,
   ZExternalLinksPayload,
@@ -18,7 +22,7 @@ import { asDocument, type ConfigDocument } from '../document.ts';
 import { readExternalLinks, readSources } from '../read/readers.ts';
 import { textOf } from '../read/values.ts';
 import { childNamed, childrenNamed, type XElement } from '../xml/tree.ts';
-import { SectionEditor, validatePayload } from './editor.ts';
+import { invalidPayload, SectionEditor, validatePayload } from './editor.ts';
 import { refuseMovedSecrets } from './moved-secrets.ts';
 
 /**
@@ -180,6 +184,9 @@ export function editExternalCalendars(input: Input, payload: TExternalCalendarsP
   const target = Math.max(last + 1, Math.min(p.mappings.length, existing.length));
   if (!agenda && (p.agendaType !== '' || target > 0))
     agenda = ed.ensure(ed.section, 'Agenda', ORDER.Liaisons_Externes);
+  const storedType = agenda ? textOf(agenda, 'Type_Agenda').trim() : '';
+  if (p.agendaType.trim() !== storedType && !isOneOf(ZAgendaType.options, p.agendaType))
+    throw invalidPayload([{ path: 'agendaType', message: AGENDA_TYPE_MESSAGE }]);
   if (agenda) ed.setTrimmed(agenda, 'Type_Agenda', p.agendaType, ORDER.Agenda);
   let previous: XElement | undefined = existing[Math.min(existing.length, target) - 1];
   for (let i = 0; i < target; i++) {
@@ -261,6 +268,8 @@ export function editComplement(input: Input, payload: TComplementPayload): strin
   const driveEl = childNamed(s, 'Drive');
   const storedDrive = driveEl ? textOf(driveEl, 'Type_Drive').trim() : '';
   const same = storedDrive === drive || (drive === '' && storedDrive.toLowerCase() === 'none');
+  if (!same && !isOneOf(ZDriveType.options, p.driveType))
+    throw invalidPayload([{ path: 'driveType', message: DRIVE_TYPE_MESSAGE }]);
   if (!same) ed.setValue(ed.ensure(s, 'Drive', ORDER.Complement), 'Type_Drive', drive, ORDER.Drive);
   const m = p.mailRapport;
   const anyMail =
@@ -326,4 +335,9 @@ export function editPlanifications(input: Input, payload: TPlanificationsPayload
   });
   for (let i = p.plannings.length; i < existing.length; i++) ed.remove(existing[i] as XElement);
   return ed.finish();
+}
+
+/** Whether `value` is one of the closed list `options` (a select's choices). */
+function isOneOf(options: readonly string[], value: string): boolean {
+  return options.includes(value);
 }

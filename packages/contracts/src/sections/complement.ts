@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { zConfigText, zConfigLine, ZFlag } from './payload.ts';
 
+export const DRIVE_TYPE_MESSAGE = "Type de drive attendu : 'none', 'google' ou 'onedrive'";
+
 /** Drive pour la GED: 'none' (Pas de Drive, stored empty), 'google', 'onedrive'. */
-export const ZDriveType = z.enum(['none', 'google', 'onedrive'], {
-  error: "Type de drive attendu : 'none', 'google' ou 'onedrive'",
-});
+export const ZDriveType = z.enum(['none', 'google', 'onedrive'], { error: DRIVE_TYPE_MESSAGE });
 
 export const ZComplementView = z.object({
   /** The geocoding API key is a secret: SECRET_PLACEHOLDER when one is stored, '' when none. */
@@ -28,9 +28,12 @@ export type TComplementView = z.infer<typeof ZComplementView>;
 export const ZComplementPayload = z.object({
   /** SECRET_PLACEHOLDER keeps the stored key. */
   googleApiKey: zConfigLine(500),
-  driveType: z
-    .union([ZDriveType, z.literal('')], { error: "Type de drive attendu : 'none', 'google' ou 'onedrive'" })
-    .transform((v) => (v === '' ? 'none' : v)),
+  /**
+   * A ZDriveType ('' is 'none'), or the value stored when it is another (the screen offers it as
+   * it is, so that saving the rest does not lose it): the edit refuses any other with
+   * DRIVE_TYPE_MESSAGE, as it alone knows the stored value.
+   */
+  driveType: zConfigLine(100).transform((v) => (v === '' ? 'none' : v)),
   mailRapport: z.object({
     envoyerRapport: ZFlag,
     mailDestinataire: zConfigLine(1000),

@@ -4,7 +4,8 @@ import { zConfigLine } from './payload.ts';
 /** Value of a free (unassigned) employee or agenda in a mapping. */
 export const LIBRE_ID = '-1';
 
-const AGENDA_TYPE_MESSAGE = "Type d'agenda attendu : '' (pas d'agenda externe), 'Google' ou 'Microsoft'";
+export const AGENDA_TYPE_MESSAGE =
+  "Type d'agenda attendu : '' (pas d'agenda externe), 'Google' ou 'Microsoft'";
 
 export const ZAgendaType = z.enum(['', 'Google', 'Microsoft'], { error: AGENDA_TYPE_MESSAGE });
 
@@ -46,9 +47,12 @@ const zMappingId = zConfigLine(500).transform((v) =>
  * "empty") means free; agendaType "empty" means none (''). "empty" is never written.
  */
 export const ZExternalCalendarsPayload = z.object({
-  agendaType: z
-    .enum([...ZAgendaType.options, LEGACY_EMPTY], { error: AGENDA_TYPE_MESSAGE })
-    .transform((v) => (v === LEGACY_EMPTY ? '' : v)),
+  /**
+   * A ZAgendaType ("empty" is ''), or the value stored when it is another (the screen offers it as
+   * it is, so that saving the rows does not lose it): the edit refuses any other with
+   * AGENDA_TYPE_MESSAGE, as it alone knows the stored value.
+   */
+  agendaType: zConfigLine(100).transform((v) => (v === LEGACY_EMPTY ? '' : v)),
   mappings: z
     .array(z.object({ ID_Salarie: zMappingId, ID_Agenda: zMappingId }))
     .max(2000, 'Au plus 2000 lignes'),
