@@ -8,19 +8,22 @@ import { useNavigationGuard } from '../../state/unsaved-changes/unsaved-changes-
 
 export function LogoutButton() {
   const { logout, isLoggingOut } = useAuth();
-  const { requestNavigation } = useNavigationGuard();
+  const { requestNavigation, resumeGuard } = useNavigationGuard();
   const [, navigate] = useLocation();
 
   const onClick = () => {
     requestNavigation(() => {
       logout().then(
         () => navigate('/auth', { replace: true }),
-        (error: unknown) =>
+        (error: unknown) => {
+          // Still signed in, on the same screen: its unsaved changes are guarded again.
+          resumeGuard();
           toast({
             title: 'Erreur de déconnexion',
             description: errorDetail(error, 'Erreur inconnue'),
             variant: 'destructive',
-          }),
+          });
+        },
       );
     });
   };

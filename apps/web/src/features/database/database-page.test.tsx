@@ -121,6 +121,19 @@ describe('Base de données source', () => {
     expect(password).toHaveAttribute('placeholder', SECRET_PLACEHOLDER);
     expect(password).toHaveAttribute('type', 'password');
     expect(within(one).getByText('Connectée')).toBeVisible();
+    // The fields in the spec's order (also the keyboard's).
+    const controls = [
+      within(one).getByRole('combobox', { name: /^Provider/ }),
+      within(one).getByLabelText('Serveur'),
+      within(one).getByRole('switch', { name: 'Lecture seule' }),
+      within(one).getByLabelText('Base de données'),
+      within(one).getByLabelText('Utilisateur'),
+      password,
+    ];
+    for (let i = 1; i < controls.length; i++)
+      expect(
+        controls[i - 1]!.compareDocumentPosition(controls[i]!) & Node.DOCUMENT_POSITION_FOLLOWING,
+      ).toBeTruthy();
 
     const two = await block(2);
     expect(within(two).getByText('Échec de connexion')).toBeVisible();
@@ -137,6 +150,20 @@ describe('Base de données source', () => {
     await user.type(within(one).getByLabelText('Serveur'), '2');
     expect(screen.getByText('Modifications non enregistrées')).toBeVisible();
     await new Promise((r) => setTimeout(r, 80));
+    await user.click(screen.getByRole('link', { name: 'Général' }));
+    expect(await screen.findByRole('alertdialog', { name: 'Modifications non sauvegardées' })).toBeVisible();
+  });
+
+  it('a failed logout leaves the edits guarded: leaving afterwards still asks', async () => {
+    const user = userEvent.setup();
+    show({ 'POST /api/logout': () => json({ message: 'Session introuvable' }, 500) });
+    await user.type(within(await block(1)).getByLabelText('Serveur'), '2');
+    await new Promise((r) => setTimeout(r, 80));
+    await user.click(screen.getByRole('button', { name: 'Se déconnecter' }));
+    await user.click(await screen.findByRole('button', { name: 'Quitter sans sauvegarder' }));
+    expect(await screen.findByText('Erreur de déconnexion')).toBeVisible();
+    expect(within(await block(1)).getByLabelText('Serveur')).toHaveValue('SRV-SQL\\EBP2');
+    await new Promise((r) => setTimeout(r, 210));
     await user.click(screen.getByRole('link', { name: 'Général' }));
     expect(await screen.findByRole('alertdialog', { name: 'Modifications non sauvegardées' })).toBeVisible();
   });
@@ -274,6 +301,21 @@ describe('Base de données source', () => {
       (await screen.findAllByText('Échec de la sauvegarde des sources de données', { exact: true }))[0],
     ).toBeVisible();
     expect(screen.getByText('Modifications non enregistrées')).toBeVisible();
+  });
+
+  it("says the default text, not the browser's English, when the server cannot be reached", async () => {
+    const user = userEvent.setup();
+    show({
+      'POST /api/database/sources': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    await user.type(within(await block(1)).getByLabelText('Serveur'), 'X');
+    await user.click(screen.getByRole('button', { name: 'Valider' }));
+    expect(
+      (await screen.findAllByText('Échec de la sauvegarde des sources de données', { exact: true }))[0],
+    ).toBeVisible();
+    expect(screen.queryByText(/Failed to fetch/)).not.toBeInTheDocument();
   });
 
   it('offers to retry when the section cannot be read', async () => {

@@ -14,6 +14,11 @@ export interface UnsavedChangesContextValue {
    * changes; ignored when it comes within 200 ms of the previous one. Returns false when ignored.
    */
   requestNavigation: (action: () => void) => boolean;
+  /**
+   * The leave just confirmed did not happen (a logout the server refused): the unsaved changes
+   * the confirmation set aside are guarded again. Nothing to do once the location has changed.
+   */
+  resumeGuard: () => void;
 }
 
 export const UnsavedChangesContext = createContext<UnsavedChangesContextValue | null>(null);

@@ -19,6 +19,9 @@ const withoutFragment = (to: string) => to.split('#')[0] ?? to;
  */
 export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   const dirtyIds = useRef(new Set<string>());
+  // The editors whose changes a confirmed leave set aside, until the location changes: a leave
+  // that fails (the logout refused) puts them back (resumeGuard), as their editors are still there.
+  const setAside = useRef(new Set<string>());
   const [dirtyCount, setDirtyCount] = useState(0);
   const pending = useRef<(() => void) | null>(null);
   const lastNavigation = useRef(Number.NEGATIVE_INFINITY);
@@ -32,6 +35,7 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
 
   const setDirty = useCallback((id: string, dirty: boolean) => {
     const ids = dirtyIds.current;
+    if (!dirty) setAside.current.delete(id);
     if (dirty === ids.has(id)) return;
     if (dirty) ids.add(id);
     else ids.delete(id);
@@ -39,6 +43,12 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const isDirty = useCallback(() => dirtyIds.current.size > 0, []);
+
+  const resumeGuard = useCallback(() => {
+    for (const id of setAside.current) dirtyIds.current.add(id);
+    setAside.current.clear();
+    setDirtyCount(dirtyIds.current.size);
+  }, []);
 
   const requestNavigation = useCallback(
     (action: () => void) => {
@@ -63,6 +73,7 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   const [path] = useLocation();
   const search = useSearch();
   const shown = search ? `${path}?${search}` : path;
+  useEffect(() => setAside.current.clear(), [shown]);
 
   const aroundNav = useCallback<AroundNavHandler>(
     (navigate, to, options) => {
@@ -86,6 +97,7 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   const confirmLeave = () => {
     const action = pending.current;
     pending.current = null;
+    setAside.current = new Set(dirtyIds.current);
     dirtyIds.current.clear();
     setDirtyCount(0);
     setConfirmOpen(false);
@@ -93,8 +105,8 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   };
 
   const value = useMemo<UnsavedChangesContextValue>(
-    () => ({ setDirty, isDirty, requestNavigation }),
-    [setDirty, isDirty, requestNavigation],
+    () => ({ setDirty, isDirty, requestNavigation, resumeGuard }),
+    [setDirty, isDirty, requestNavigation, resumeGuard],
   );
 
   return (
