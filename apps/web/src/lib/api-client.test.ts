@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ZServerIp } from '@synchro/contracts';
-import { ApiError, LongText, api, errorDetail, fileNameFromDisposition } from './api-client.ts';
+import {
+  ApiError,
+  LongText,
+  UserFacingError,
+  api,
+  errorDetail,
+  fileNameFromDisposition,
+} from './api-client.ts';
 
 function mockFetch(response: Response) {
   const fn = vi.fn<typeof fetch>().mockResolvedValue(response);
@@ -122,9 +129,13 @@ describe('api client', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
-  it('errorDetail gives the server text, the message or the fallback', () => {
+  it("errorDetail gives the server text, a page check's message, else the French fallback", () => {
     expect(errorDetail(new ApiError(429, 'Réessayez dans 15 min'), 'x')).toBe('Réessayez dans 15 min');
-    expect(errorDetail(new Error('Failed to fetch'), 'x')).toBe('Failed to fetch');
+    expect(errorDetail(new ApiError(502, ''), 'Échec')).toBe('Échec');
+    expect(errorDetail(new UserFacingError('Document illisible'), 'x')).toBe('Document illisible');
+    // The network lost (fetch's TypeError) or an answer off its contract: English for developers.
+    expect(errorDetail(new TypeError('Failed to fetch'), 'Échec')).toBe('Échec');
+    expect(errorDetail(new Error('Expected string, received number'), 'Échec')).toBe('Échec');
     expect(errorDetail('??', 'Identifiants incorrects')).toBe('Identifiants incorrects');
   });
 

@@ -309,9 +309,17 @@ export const api = {
   },
 };
 
-/** The user-facing part of an error: the server's text for an ApiError, else the message. */
+/** An error of the page's own checks whose message is written for the user, in French. */
+export class UserFacingError extends Error {}
+
+/**
+ * The user-facing part of an error: the server's text for an ApiError, the message of a
+ * UserFacingError, else `fallback`. Any other error (the network lost, an answer that does not match
+ * its contract) carries the browser's or the parser's English, meant for developers, not for the
+ * user.
+ */
 export function errorDetail(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.detail || fallback;
-  if (error instanceof Error && error.message) return error.message;
+  if (error instanceof UserFacingError && error.message) return error.message;
   return fallback;
 }

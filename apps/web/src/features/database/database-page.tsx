@@ -64,8 +64,8 @@ function SourceBlock({
         onValueChange={(value) => onChange({ Provider: fromSelectValue(value) })}
         options={providerOptions(source.Provider)}
       />
+      {/* The spec's order: Provider, Serveur, Lecture seule, Base de données, Utilisateur, Mot de passe. */}
       <TextField label="Serveur" value={source.Serveur} onChange={(v) => onChange({ Serveur: v })} />
-      <TextField label="Base de données" value={source.Nom_BDD} onChange={(v) => onChange({ Nom_BDD: v })} />
       <FormCheckField label="Lecture seule" className="@xl:self-end @xl:pb-2.5">
         {({ id, labelId, ...aria }) => (
           <Switch
@@ -77,6 +77,7 @@ function SourceBlock({
           />
         )}
       </FormCheckField>
+      <TextField label="Base de données" value={source.Nom_BDD} onChange={(v) => onChange({ Nom_BDD: v })} />
       <TextField
         label="Utilisateur"
         value={source.Utilisateur}

@@ -10,14 +10,14 @@
  */
 
 import { utf8ByteLength } from '@synchro/contracts';
-import { LongText } from '../../lib/api-client.ts';
+import { LongText, UserFacingError } from '../../lib/api-client.ts';
 
-export class RecordXmlError extends Error {
+export class RecordXmlError extends UserFacingError {
   override readonly name = 'RecordXmlError';
 }
 
 /** An edited value that cannot be written as UTF-8 XML (a lone surrogate, a control character). */
-export class RecordEncodingError extends Error {
+export class RecordEncodingError extends UserFacingError {
   override readonly name = 'RecordEncodingError';
   constructor(readonly tag: string) {
     super(`Erreur d'encodage pour le champ ${tag}`);
