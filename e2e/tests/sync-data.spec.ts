@@ -48,6 +48,22 @@ test.describe('Données à synchroniser', () => {
     );
   });
 
+  test('a history cleared and saved is still offered after a reload', async ({ page }) => {
+    await open(page);
+    const affaires = page.getByRole('spinbutton', { name: 'Historique de Affaires', exact: true });
+    await expect(affaires).toHaveValue('9000');
+    await affaires.fill('');
+    await page.getByRole('button', { name: 'Valider' }).click();
+    await expect(
+      page.getByText('Les données de synchronisation ont été sauvegardées', { exact: true }).first(),
+    ).toBeVisible();
+    await page.reload();
+    const again = page.getByRole('spinbutton', { name: 'Historique de Affaires', exact: true });
+    await expect(again).toHaveValue('');
+    await again.fill('15');
+    await expect(again).toHaveAccessibleDescription('Jours');
+  });
+
   test('has no axe violations', async ({ page }) => {
     await open(page);
     const results = await new AxeBuilder({ page }).analyze();
