@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { restoreSectionAfterAll } from '../support/sections.ts';
 import { signIn } from '../support/session.ts';
 import { pickOption } from '../support/select.ts';
@@ -78,6 +78,28 @@ test.describe('Terminaux', () => {
     await expect(
       page.getByRole('list', { name: 'Fonctionnalités' }).getByRole('button', { name: /: Autorisé$/ }),
     ).toHaveCount(1);
+  });
+
+  test('on a wide screen both panels are 680 px high; the salariés checklist scrolls past 12rem', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await open(page);
+    const height = async (panel: Locator) => (await panel.boundingBox())?.height;
+    const list = page.getByRole('region', { name: 'Liste des terminaux' });
+    const empty = page.locator('section').filter({ hasText: "Sélectionnez un terminal pour l'éditer" });
+    expect(await height(list)).toBe(680);
+    expect(await height(empty)).toBe(680);
+
+    await terminal(page, 1).click();
+    const editor = page.getByRole('region', { name: /^Édition du terminal #1 - / });
+    await expect(editor).toBeVisible();
+    expect(await height(editor)).toBe(680);
+    expect(await height(list)).toBe(680);
+
+    const checklist = page.getByRole('group', { name: 'Filtre Commerciaux (Salariés)' }).getByRole('list');
+    await expect(checklist).toHaveCSS('max-height', '192px');
+    await expect(checklist).toHaveCSS('overflow-y', /^(auto|scroll)$/);
   });
 
   test('has no axe violations (empty, then editing a terminal)', async ({ page }) => {

@@ -121,6 +121,21 @@ describe('readers on the fixture', () => {
     expect(JSON.stringify(v)).not.toContain('PGpldG9u');
   });
 
+  it('readExternalCalendars: an empty ID_Salarie or ID_Agenda reads as libre (-1), like a stored -1', () => {
+    // The fixture with its first agenda and its second row written empty instead of -1.
+    const xml = FIXTURE.replace('<ID_Agenda>agenda-4a4230@exemple.fr</ID_Agenda>', '<ID_Agenda/>')
+      .replace('<ID_Salarie>-1</ID_Salarie>', '<ID_Salarie></ID_Salarie>')
+      .replace('<ID_Agenda>-1</ID_Agenda>', '<ID_Agenda/>');
+    expect(xml).toContain('<ID_Salarie>CO00002</ID_Salarie>\r\n          <ID_Agenda/>');
+    expect(xml).toContain('<ID_Salarie></ID_Salarie>\r\n          <ID_Agenda/>');
+    const stored = readExternalCalendars(doc).mappings;
+    const v = readExternalCalendars(parseConfig(xml));
+    expect(v.mappings[0]).toEqual({ ID_Salarie: 'CO00002', ID_Agenda: '-1' });
+    expect(v.mappings[1]).toEqual({ ID_Salarie: '-1', ID_Agenda: '-1' });
+    expect(v.mappings[1]).toEqual(stored[1]);
+    expect(v.mappings.slice(1)).toEqual(stored.slice(1));
+  });
+
   it('readDataLists: decoded names, families with family|sub ids', () => {
     const v = readDataLists(doc);
     expect(v.salaries[0]).toEqual({ IDInterne: 'CO00002', Nom: 'BERGER', Prenom: 'Hugo' });

@@ -140,6 +140,28 @@ describe('Complément', () => {
     await waitFor(() => expect(screen.queryByText('Modifications non enregistrées')).not.toBeInTheDocument());
   });
 
+  it("offers the three drives in order; 'Pas de Drive' is saved as driveType 'none'", async () => {
+    const user = userEvent.setup();
+    const fetchMock = show({
+      'POST /api/database/complement': () =>
+        json({ message: 'Les paramètres complémentaires ont été mis à jour.', version: 13 }),
+    });
+    await user.click(await screen.findByRole('combobox', { name: /^Drive pour la GED/ }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'Pas de Drive',
+      'Google Drive',
+      'OneDrive',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'Pas de Drive' }));
+    expect(screen.getByRole('combobox', { name: /^Drive pour la GED/ })).toHaveTextContent('Pas de Drive');
+    await user.click(screen.getByRole('button', { name: 'Valider' }));
+
+    await waitFor(() => expect(posts(fetchMock)).toHaveLength(1));
+    const [[url, init]] = posts(fetchMock) as [[string, RequestInit]];
+    expect(url).toBe('/api/database/complement');
+    expect(JSON.parse(String(init.body))).toMatchObject({ driveType: 'none' });
+  });
+
   it('does not save while the e-mail address is invalid, and says why at the field', async () => {
     const user = userEvent.setup();
     const fetchMock = show({ 'POST /api/database/complement': () => json({ message: 'ok', version: 13 }) });

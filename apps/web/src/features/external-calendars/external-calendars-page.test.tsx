@@ -96,6 +96,20 @@ describe('Agendas externes', () => {
     ]);
   });
 
+  it("offers 'Libre' first in the Agendas list too, and shows it for a row whose agenda is -1", async () => {
+    const user = userEvent.setup();
+    show();
+    const agenda = await screen.findByRole('combobox', { name: 'Agenda de la ligne 2' });
+    expect(agenda).toHaveTextContent('Libre');
+    await user.click(agenda);
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'Libre',
+      'Agenda de Hugo',
+      'Agenda de Claire',
+    ]);
+    expect(screen.getByRole('option', { name: 'Libre' })).toHaveAttribute('aria-selected', 'true');
+  });
+
   it('keeps every stored row when there are more rows than terminals', async () => {
     show({}, '2;DEMOA001;A');
     await screen.findByRole('table');

@@ -113,6 +113,32 @@ describe('Historique d’importation: the list', () => {
     expect(screen.queryByText("Chargement de l'historique en cours...")).not.toBeInTheDocument();
   });
 
+  it("keeps the rows under 'Chargement de l'historique en cours...' while the next page loads", async () => {
+    const pages = threePages();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    show(async (init, url) => {
+      if (new URL(url, 'http://x').searchParams.get('page') === '2') await held;
+      return pages(init, url);
+    });
+    const grid = await table();
+    expect(screen.queryByText("Chargement de l'historique en cours...")).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: /Suivant/ }));
+    const overlay = (await screen.findByText("Chargement de l'historique en cours...")).closest(
+      '[role="status"]',
+    )!;
+    // Laid over the rows of page 1, which stay.
+    expect(overlay).toHaveClass('absolute', 'inset-0');
+    expect(overlay.parentElement).toContainElement(grid);
+    expect(within(grid).getByRole('cell', { name: 'XX_1000' })).toBeInTheDocument();
+
+    release();
+    expect(await rowOf('XX_1025')).toBeInTheDocument();
+    expect(screen.getByText('Page 2 sur 3')).toBeInTheDocument();
+    expect(screen.queryByText("Chargement de l'historique en cours...")).not.toBeInTheDocument();
+  });
+
   it('says so when nothing matches', async () => {
     show(historyPage([]));
     expect(
@@ -435,6 +461,19 @@ describe('Historique d’importation: log and file', () => {
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Télécharger le fichier (XX_1000)' }));
     await waitFor(() => expect(names).toEqual(['DEVIS-0042.pdf']));
+  });
+
+  it('downloads the file as download.xml when the answer names none', async () => {
+    const names: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    show(historyPage([historyRow(0, { hasFile: true })]), {
+      'GET /api/sync-history/NUXIDEV0000/file': () =>
+        new Response('<Document/>', { status: 200, headers: { 'Content-Type': 'application/xml' } }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Télécharger le fichier (XX_1000)' }));
+    await waitFor(() => expect(names).toEqual(['download.xml']));
   });
 
   it('gives the three messages of a failed file download', async () => {

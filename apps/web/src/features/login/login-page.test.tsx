@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { demoDashboard, demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp } from '../../test/render-app.tsx';
 import { useAuth } from '../../state/auth/auth-context.ts';
+import { Logo } from '../../components/ui/logo.tsx';
 
 const visitor = {
   'GET /api/user': () => json({ message: 'Non authentifié' }, 401),
@@ -21,7 +22,16 @@ describe('login screen', () => {
   it('shows the logo, title, version, prompt and both fields with their placeholders', async () => {
     mockApi(visitor);
     renderApp('/auth');
-    expect(await screen.findByRole('heading', { name: 'Synchro', level: 1 })).toBeInTheDocument();
+    const title = await screen.findByRole('heading', { name: 'Synchro', level: 1 });
+    expect(title).toBeInTheDocument();
+    // The product's logo above the title, in the card; decorative (the title names the product).
+    const logo = title.parentElement!.querySelector('svg');
+    expect(logo).not.toBeNull();
+    expect(logo).toHaveAttribute('aria-hidden', 'true');
+    expect(logo!.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const { container: mark, unmount } = render(<Logo />);
+    expect(logo!.innerHTML).toBe(mark.querySelector('svg')!.innerHTML);
+    unmount();
     // Once, in the card (not repeated in the side panel).
     expect(screen.getAllByText('Version 6.19.4')).toHaveLength(1);
     expect(screen.getByText('Veuillez entrer vos identifiants de connexion')).toBeInTheDocument();

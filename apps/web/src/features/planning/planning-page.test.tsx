@@ -136,6 +136,25 @@ describe('Planification', () => {
     ).toBeVisible();
   });
 
+  it('offers the days 1 Lundi to 7 Dimanche, then 8 Tous les jours, in that order', async () => {
+    const u = userEvent.setup();
+    show();
+    await u.click(await screen.findByRole('combobox', { name: 'Jour de synchronisation, planification 2' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([
+      'Lundi',
+      'Mardi',
+      'Mercredi',
+      'Jeudi',
+      'Vendredi',
+      'Samedi',
+      'Dimanche',
+      'Tous les jours',
+    ]);
+    // Row 2 is stored as day 8.
+    expect(screen.getByRole('option', { name: 'Tous les jours' })).toHaveAttribute('aria-selected', 'true');
+  });
+
   it('shows no offset badge for a zone at UTC, and the empty message without schedules', async () => {
     show(
       {},

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TSyncDataResponse } from '@synchro/contracts';
 import { demoUser } from '../../test/fixtures.ts';
@@ -131,6 +131,16 @@ describe('Données à synchroniser', { timeout: 15_000 }, () => {
     expect(field).toHaveValue('2');
     expect(field).toHaveAccessibleDescription('Documents');
     expect(screen.getByText('Modifications non enregistrées')).toBeVisible();
+  });
+
+  it("cancels the '.' and ',' keys in the history field, not the digits", async () => {
+    show();
+    const field = await screen.findByRole('spinbutton', { name: 'Historique de Doc Devis' });
+    // fireEvent returns false when a handler called preventDefault.
+    expect(fireEvent.keyDown(field, { key: '.', code: 'Period' })).toBe(false);
+    expect(fireEvent.keyDown(field, { key: ',', code: 'Comma' })).toBe(false);
+    expect(fireEvent.keyDown(field, { key: '7', code: 'Digit7' })).toBe(true);
+    expect(field).toHaveValue('5');
   });
 
   it('saves the exact payload with If-Match, then clears the unsaved flag', async () => {
