@@ -9,6 +9,7 @@ import {
   MAX_ATTRIBUTES,
   parseConfig,
   parseRecord,
+  readAutomateAnswer,
   readTerminals,
   recordAttachments,
   redactConfig,
@@ -130,6 +131,23 @@ describe('linear time over untrusted text', () => {
       const tries = [growth(shape, pass, 3_000), growth(shape, pass, 3_000), growth(shape, pass, 3_000)];
       const best = Math.min(...tries.map((g) => g.at8N / Math.max(g.atN, 1)));
       expect(best, `checkRecord on ${shapeName}`).toBeLessThan(3);
+    }
+  });
+
+  it("the automate's answer (its RetInfo cleaned for the screen), on every shape", () => {
+    // Kept under the answer's 64 KB at 8n.
+    const retInfo: Record<string, (n: number) => string> = {
+      'blanks then a letter': (n) => `${' '.repeat(n)}x`,
+      'blanks on every line': (n) => 'a \t\u00a0 /n'.repeat(n / 8),
+      'many empty lines': (n) => 'a\n\n\n\n'.repeat(n / 5),
+      'nested references': (n) => '&amp;amp;#233;'.repeat(n / 14),
+    };
+    const pass = (t: string) => () =>
+      readAutomateAnswer(`<R><RetSync>0</RetSync><RetInfo>${t}</RetInfo></R>`);
+    for (const [shapeName, shape] of Object.entries(retInfo)) {
+      const tries = [growth(shape, pass, 2_000), growth(shape, pass, 2_000), growth(shape, pass, 2_000)];
+      const best = Math.min(...tries.map((g) => g.at8N / Math.max(g.atN, 1)));
+      expect(best, `readAutomateAnswer on ${shapeName}`).toBeLessThan(3);
     }
   });
 

@@ -125,10 +125,25 @@ export function cleanRetInfo(raw: string): string {
     .replaceAll('/n', '\n')
     .replace(CONTROLS, '')
     .split('\n')
-    .map((line) => line.replace(/[ \t\u00a0]+$/, ''))
+    .map(trimLineEnd)
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   if (text.length > RET_INFO_MAX_CHARS) text = `${text.slice(0, RET_INFO_MAX_CHARS - 1).trimEnd()}…`;
   return text;
+}
+
+/**
+ * The line without its trailing blanks (space, tab, no-break space). A loop from the end, not
+ * `/[ \t\u00a0]+$/`: that pattern, tried at each position of a long run of blanks followed by
+ * text, takes time quadratic in the run (63 000 blanks: 3.9 s of the request thread).
+ */
+function trimLineEnd(line: string): string {
+  let end = line.length;
+  while (end > 0) {
+    const c = line.charCodeAt(end - 1);
+    if (c !== 0x20 && c !== 0x09 && c !== 0xa0) break;
+    end--;
+  }
+  return end === line.length ? line : line.slice(0, end);
 }
