@@ -31,6 +31,16 @@ describe('file names of downloads', () => {
     expect(header).toBe('attachment; filename="facturefdp.exe"');
   });
 
+  it('drops the blanks at the end, keeps those inside, in time linear in the name', () => {
+    expect(safeFileName('devis  final.pdf \t ')).toBe('devis  final.pdf');
+    // A long run of blanks inside a name (a connector's record): 200 000 of them took seconds with
+    // the pattern /\s+$/ tried at each position; a single pass takes well under a millisecond.
+    const name = `a${' '.repeat(200_000)}b.pdf`;
+    const started = performance.now();
+    expect(safeFileName(name)).toBe(name);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it('keeps letters of right-to-left scripts, only their controls go', () => {
     expect(safeFileName('\u202eفاتورة.pdf')).toBe('فاتورة.pdf');
     expect(safeFileName('חשבונית\u200f.pdf')).toBe('חשבונית.pdf');

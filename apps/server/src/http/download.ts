@@ -17,7 +17,11 @@ const UNSAFE_IN_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}"]/gu;
 /** The file name part of a stored name, without what could break a header or name a folder. */
 export function safeFileName(name: string, fallback = 'fichier'): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  const cleaned = base.replace(UNSAFE_IN_NAME, '').replace(/^[\s.]+|\s+$/g, '');
+  // trimEnd, not /\s+$/: that pattern is quadratic in a long run of blanks inside the name.
+  const cleaned = base
+    .replace(UNSAFE_IN_NAME, '')
+    .replace(/^[\s.]+/, '')
+    .trimEnd();
   return cleaned === '' ? fallback : cleaned;
 }
 
