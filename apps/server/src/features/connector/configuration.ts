@@ -83,9 +83,11 @@ export async function writeConnectorParts(
   const parts = partsOf(patch);
   return db.transaction(async (tx) => {
     const current = await lockConfiguration(tx, installation.id);
-    // A big configuration is read and edited in a worker thread (offload/), a small one here.
+    // A big configuration, or a big Data to check, is read and edited in a worker thread
+    // (offload/); a small one here. The patch counts too: a 45 MB Data into a small document was
+    // scanned here (about a second of the request thread).
     const edit: ConnectorEdit =
-      current.text.length < OFFLOAD_MIN_BYTES
+      current.text.length + (patch.Data?.length ?? 0) < OFFLOAD_MIN_BYTES
         ? editConnectorText(current.text, patch)
         : await offload.run(connectorEditTask, { text: current.text, patch }).then((out) => ({
             text: out.text,
@@ -102,7 +104,7 @@ export async function writeConnectorParts(
       'connector',
       'connector',
       retention,
-      { connectorLines: parts.map((p) => CONNECTOR_PART_LINES[p] ?? p) },
+      { connectorLines: parts.map((p) => CONNECTOR_PART_LINES[p] ?? p), offload },
     );
     await recordAudit(tx, {
       installationId: installation.id,

@@ -2,6 +2,11 @@ import { CONFIG_SECTIONS, SECRET_PLACEHOLDER } from '@synchro/contracts';
 import { parseConfig, readInfo, readLastSync, readSources, sectionOf } from '@synchro/config-xml';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_CONFIG, signIn, useTestApp } from '../../../test/helpers/app.ts';
+import { DEFAULT_VERSION_RETENTION } from '../../config/env.ts';
+import { MINIMAL_CONFIGURATION } from '../../domain/configurations.ts';
+import { findInstallationBySyncId } from '../../domain/installations.ts';
+import { OFFLOAD_MIN_BYTES, sharedOffloadPool, type Offload } from '../../offload/pool.ts';
+import { writeConnectorParts } from './configuration.ts';
 import {
   connectorCall,
   connectorInstallation,
@@ -405,5 +410,50 @@ describe('a connector write and administrators’ saves at the same moment', () 
       { author: 'connector', n: STREAM },
       { author: 'user', n: CONSOLE_SAVES.length },
     ]);
+  });
+});
+
+describe('where a PATCH is checked and edited', () => {
+  /** The shared worker pool, telling which tasks it was given. */
+  function recordingOffload(): Offload & { tasks: string[] } {
+    const pool = sharedOffloadPool();
+    const tasks: string[] = [];
+    return {
+      tasks,
+      run: (task, input, transfer) => {
+        tasks.push(task.name);
+        return pool.run(task, input, transfer);
+      },
+      warm: () => pool.warm(),
+      close: () => Promise.resolve(),
+    };
+  }
+
+  it('a big Data into a small document is checked in a worker, a small one on the request thread', async () => {
+    const a = await connectorInstallation(ctx.db, 'COFF1', { configText: MINIMAL_CONFIGURATION });
+    const installation = await findInstallationBySyncId(ctx.db, 'COFF1');
+    if (!installation) throw new Error('no installation');
+    const write = (offload: Offload, Data: string) =>
+      writeConnectorParts(
+        ctx.db,
+        offload,
+        installation,
+        { Data },
+        '127.0.0.1',
+        DEFAULT_VERSION_RETENTION,
+        new Date(),
+      );
+
+    const small = recordingOffload();
+    await write(small, '<Data><CMB_SALARIES/></Data>');
+    expect(small.tasks).toEqual([]);
+
+    const big = recordingOffload();
+    const rows = '<SALARIES><Nom>Durand</Nom><Prenom>Léa</Prenom><IDInterne>S1</IDInterne></SALARIES>';
+    const Data = `<Data><CMB_SALARIES>${rows.repeat(Math.ceil(OFFLOAD_MIN_BYTES / rows.length))}</CMB_SALARIES></Data>`;
+    expect((await stored(a.id)).text.length).toBeLessThan(OFFLOAD_MIN_BYTES);
+    await write(big, Data);
+    expect(big.tasks).toContain('connector.config-edit');
+    expect(sectionOf((await stored(a.id)).text, 'Data')).toBe(Data);
   });
 });
