@@ -73,6 +73,18 @@ describe('no-op edits give the same bytes', () => {
 });
 
 describe('editSources', () => {
+  it('a password typed over a stored one with a double-escaping artefact is written', () => {
+    // Stored « p&amp;w » (the connector reads it so), shown « p&w »: typing p&w means p&w.
+    const stored = FIXTURE.replace('<MDP>Demo-75e469</MDP>', '<MDP>p&amp;amp;w</MDP>');
+    const p = readSources(parseConfig(stored)) as TSectionPayloadNormal<'sources'>;
+    p.sources[0]!.MDP = 'p&w';
+    const out = editSources(stored, p);
+    expect(out).toContain('<MDP>p&amp;w</MDP>');
+    // Typed exactly as stored: nothing changes.
+    p.sources[0]!.MDP = 'p&amp;w';
+    expect(editSources(stored, p)).toBe(stored);
+  });
+
   it('changes only Sources, encodes and escapes once, keeps connector nodes', () => {
     const p = sources();
     p.sources[0]!.Serveur = 'Sérveur & <co> "x"';

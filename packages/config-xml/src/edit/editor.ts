@@ -1,6 +1,6 @@
 import { parsePayload, type TPayloadIssue } from '@synchro/contracts';
 import type { z } from 'zod';
-import { displayValue, encodeConnectorText } from '../codec.ts';
+import { decodeConnectorText, displayValue, encodeConnectorText } from '../codec.ts';
 import {
   asDocument,
   parseConfig,
@@ -262,7 +262,12 @@ export class SectionEditor {
     this.setValue(parent, name, value, order);
   }
 
-  /** Like setValue for a secret: the placeholder keeps the stored value. */
+  /**
+   * Like setValue for a secret: the placeholder keeps the stored value. Any other value was typed
+   * (a secret is never shown), so it is compared with the stored one as the connector reads it,
+   * not as a display would undo its double escaping: « p&w » typed over a stored « p&amp;w » is
+   * written, not taken for the same.
+   */
   setSecret(
     parent: XElement,
     name: string,
@@ -271,7 +276,10 @@ export class SectionEditor {
     order: readonly string[] = [],
   ): void {
     if (value === placeholder) return;
-    this.setValue(parent, name, value, order);
+    const el = childNamed(parent, name);
+    if (el && decodeConnectorText(xmlText(el)) === value) return;
+    if (el) this.setText(el, value);
+    else this.setValue(parent, name, value, order);
   }
 
   /** A switch stored '1'/'0'; left alone when the stored value already means the same. */
