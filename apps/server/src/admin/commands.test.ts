@@ -149,6 +149,40 @@ describe('admin command', () => {
     expect(await findInstallationBySyncId(db, 'NOXML')).toBeNull();
   });
 
+  it('refuses a configuration file that is not UTF-8, or declares another encoding; takes UTF-8 with or without BOM', async () => {
+    const create = (syncId: string, file: string) =>
+      admin('create-installation', '--sync-id', syncId, '--client-id', 'client-id-x-00001', '--config', file);
+    const latin = join(tmp, 'latin1.xml');
+    writeFileSync(
+      latin,
+      Buffer.concat([
+        Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><Connexion><Info><Exe>Caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('</Exe></Info></Connexion>'),
+      ]),
+    );
+    const notUtf8 = await create('LATIN1', latin);
+    expect(notUtf8.code).not.toBe(0);
+    expect(notUtf8.err).toContain("n'est pas encodé en UTF-8");
+    expect(await findInstallationBySyncId(db, 'LATIN1')).toBeNull();
+
+    const declared = join(tmp, 'declared.xml');
+    writeFileSync(declared, '<?xml version="1.0" encoding="windows-1252"?><Connexion></Connexion>');
+    const other = await create('DECLARED', declared);
+    expect(other.code).not.toBe(0);
+    expect(other.err).toContain("déclare l'encodage « windows-1252 »");
+    expect(await findInstallationBySyncId(db, 'DECLARED')).toBeNull();
+
+    const bom = join(tmp, 'bom.xml');
+    const text =
+      '\uFEFF<?xml version="1.0" encoding="utf-8"?><Connexion><Info><Exe>Café</Exe></Info></Connexion>';
+    writeFileSync(bom, text, 'utf8');
+    expect((await create('UTF8BOM', bom)).code).toBe(0);
+    const inst = await findInstallationBySyncId(db, 'UTF8BOM');
+    expect((await getConfiguration(db, inst?.id ?? '')).text).toBe(text);
+    await db.query('DELETE FROM installations WHERE id = $1', [inst?.id]); // `list` below counts them
+  });
+
   it('refuses missing arguments and unknown commands or options', async () => {
     const noSync = await admin('create-installation', '--client-id-file', '/nonexistent');
     expect(noSync.code).toBe(2);

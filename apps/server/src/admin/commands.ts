@@ -98,11 +98,23 @@ function count(values: Record<string, unknown>, name: string, fallback: number):
   return Number(text);
 }
 
+/** A declared encoding other than UTF-8 (`<?xml … encoding="ISO-8859-1"?>`), or null. */
+function otherDeclaredEncoding(text: string): string | null {
+  const declaration = /^\uFEFF?<\?xml[^>]{0,200}?\bencoding\s*=\s*["']([A-Za-z0-9._-]{1,40})["']/.exec(text);
+  const name = declaration?.[1];
+  return name && !/^utf-?8$/i.test(name) ? name : null;
+}
+
+/**
+ * The configuration file of `--config`, as UTF-8 only: another encoding would be stored with its
+ * accents replaced by U+FFFD, silently (the earlier console's « encodings mixed »). Refused with
+ * what to do instead.
+ */
 function readConfigFile(path: string): string {
-  let text: string;
+  let bytes: Buffer;
   try {
     // npm runs scripts from the project root; INIT_CWD is where the command was typed.
-    text = readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), path), 'utf8');
+    bytes = readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), path));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(
@@ -110,6 +122,20 @@ function readConfigFile(path: string): string {
         (code === 'ENOENT' ? ' : fichier introuvable.' : ` (${code}).`),
     );
   }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new UsageError(
+      `Le fichier ${path} n'est pas encodé en UTF-8 : enregistrez-le en UTF-8 avant de l'importer.`,
+    );
+  }
+  const declared = otherDeclaredEncoding(text);
+  if (declared)
+    throw new UsageError(
+      `Le fichier ${path} déclare l'encodage « ${declared} » : la console enregistre les configurations en UTF-8. ` +
+        'Convertissez-le en UTF-8 et corrigez sa déclaration (encoding="UTF-8").',
+    );
   const problem = validateConfigText(text);
   if (problem) throw new UsageError(`Le fichier ${path} n'est pas une configuration XML valide : ${problem}`);
   return text;
