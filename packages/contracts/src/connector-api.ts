@@ -68,6 +68,12 @@ export const ZAutomateReportAnswer = z.object({
   port: z.number().int(),
   /** ISO 8601, UTC. */
   registeredAt: z.string(),
+  /**
+   * Added (not in the v1 contract's answer): when the console will not send orders to this
+   * address (its policy, AUTOMATE_NETWORKS), the French reason and what to do; the report is
+   * recorded all the same (the service is alive). Absent when orders can be sent.
+   */
+  ordersRefused: z.string().optional(),
 });
 export type TAutomateReportAnswer = z.output<typeof ZAutomateReportAnswer>;
 

@@ -42,6 +42,11 @@ export const ZAutomateService = z.object({
   machineName: z.string().nullable(),
   /** Where orders are sent: `203.0.113.5:8080`, `[2001:db8::5]:8080`. */
   address: z.string().nullable(),
+  /**
+   * Why the console will not send orders to that address (its policy, AUTOMATE_NETWORKS), in
+   * French with what to do; null when it will (or nothing reported).
+   */
+  ordersRefused: z.string().nullable(),
 });
 export type TAutomateService = z.infer<typeof ZAutomateService>;
 

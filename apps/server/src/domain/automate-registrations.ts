@@ -46,8 +46,15 @@ export function isAutomateOnline(registration: AutomateRegistration, now: Date):
   return silenceMs(registration, now) <= AUTOMATE_OFFLINE_AFTER_MS;
 }
 
-/** The dashboard's view of the service. */
-export function automateServiceView(registration: AutomateRegistration | null, now: Date): TAutomateService {
+/**
+ * The dashboard's view of the service. `ordersRefused`: the address policy's reason when it will
+ * not send orders to the registered address (network/automate-address.ts), else null.
+ */
+export function automateServiceView(
+  registration: AutomateRegistration | null,
+  now: Date,
+  ordersRefused: string | null,
+): TAutomateService {
   if (!registration) {
     return {
       registered: false,
@@ -57,6 +64,7 @@ export function automateServiceView(registration: AutomateRegistration | null, n
       version: null,
       machineName: null,
       address: null,
+      ordersRefused: null,
     };
   }
   return {
@@ -67,5 +75,6 @@ export function automateServiceView(registration: AutomateRegistration | null, n
     version: registration.version.trim() || null,
     machineName: registration.machineName.trim() || null,
     address: automateHostPort(registration),
+    ordersRefused,
   };
 }

@@ -18,6 +18,7 @@ export const demoDashboard: TDashboardView = {
   connectorVersion: '6.19.4',
   automate: { state: 'installed', label: 'Version : 6.11.23.9' },
   automateService: {
+    ordersRefused: null,
     registered: true,
     online: true,
     lastReportAt: '2025-03-10T11:57:00.000Z',

@@ -28,9 +28,11 @@ interface RegistrationRow {
 
 /**
  * POST /api/connector/v1/automate: the automate's report. Its address is the body's `ip`, else
- * the request's source address; an address the policy refuses is answered 400 `address-refused`
- * and nothing is written. Otherwise the newest report replaces the stored one (with its time);
- * a new address, port or version is audited (a heartbeat that changes nothing is not). A report
+ * the request's source address. The newest report replaces the stored one (with its time), even
+ * when the policy refuses orders to that address: the service is alive, and the Général screen and
+ * the answer (`ordersRefused`) then say why no order can reach it (the policy is asked again at
+ * each order). Only a text that is no IP address at all is refused (400 `address-refused`).
+ * A new address, port or version is audited (a heartbeat that changes nothing is not). A report
  * after more than 24 h of silence writes the « de nouveau en ligne » email (docs/mail.md).
  */
 export async function registerAutomate(
@@ -40,9 +42,12 @@ export async function registerAutomate(
 ): Promise<TAutomateReportAnswer> {
   const { installation, report, now } = req;
   const check = policy.check(report.ip ?? req.sourceAddress, installation.syncId);
-  if (!check.allowed) {
+  if (!check.allowed && check.kind === null) {
     throw new AppError(400, `Enregistrement de l’automate refusé. ${check.message}`, 'address-refused');
   }
+  const ordersRefused = check.allowed
+    ? undefined
+    : `Aucun ordre ne sera envoyé à l’automate. ${check.message}`;
   return db.transaction(async (tx) => {
     const [previous] = await tx.query<RegistrationRow>(
       `SELECT ip, port, version, machine_name AS "machineName", reported_at AS "reportedAt"
@@ -83,6 +88,11 @@ export async function registerAutomate(
     }
     if (previous && now.getTime() - previous.reportedAt.getTime() > AUTOMATE_OFFLINE_AFTER_MS)
       await enqueueAutomateBack(tx, installation, req.configs, previous, now);
-    return { ip: row.ip, port: row.port, registeredAt: row.reportedAt.toISOString() };
+    return {
+      ip: row.ip,
+      port: row.port,
+      registeredAt: row.reportedAt.toISOString(),
+      ...(ordersRefused ? { ordersRefused } : {}),
+    };
   });
 }

@@ -1,6 +1,6 @@
-import { ZAutomateReportAnswer } from '@synchro/contracts';
+import { ZAutomateReportAnswer, type TDashboardView } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
-import { testApp, useTestApp } from '../../../test/helpers/app.ts';
+import { signIn, testApp, useTestApp } from '../../../test/helpers/app.ts';
 import {
   connectorCall,
   connectorInstallation,
@@ -36,6 +36,14 @@ async function audits(id: string) {
     `SELECT actor, details FROM audit_log WHERE installation_id = $1 AND action = 'automate.register' ORDER BY id`,
     [id],
   );
+}
+
+/** A report recorded (200) whose answer says no order will be sent, with the policy's reason. */
+function ordersRefused(res: { statusCode: number; body: string; json: () => unknown }): string {
+  expect(res.statusCode, res.body).toBe(200);
+  const answer = ZAutomateReportAnswer.parse(res.json());
+  expect(answer.ordersRefused).toMatch(/^Aucun ordre ne sera envoyé à l’automate\. /);
+  return answer.ordersRefused ?? '';
 }
 
 describe('registration', () => {
@@ -95,12 +103,10 @@ describe('registration', () => {
     });
   });
 
-  it('without ip: the source address; loopback is refused for an installation that is not the demo, on both databases', async () => {
+  it('without ip: the source address; loopback gets no order for an installation that is not the demo, on both databases', async () => {
     const a = await connectorInstallation(ctx.db, 'AUTO2');
     const res = await connectorCall(ctx.app, 'POST', '/automate', a.token, { port: 8085 });
-    expect(expectConnectorError(res, 400, 'address-refused')).toContain(
-      '127.0.0.1 est une adresse de boucle locale',
-    );
+    expect(ordersRefused(res)).toContain('127.0.0.1 est une adresse de boucle locale');
     const viaLoopback = await ctx.app.inject({
       method: 'POST',
       url: '/api/connector/v1/automate',
@@ -108,11 +114,12 @@ describe('registration', () => {
       headers: { authorization: `Bearer ${a.token}` },
       payload: { port: 8086, ip: null },
     });
-    expectConnectorError(viaLoopback, 400, 'address-refused');
+    expect(ordersRefused(viaLoopback)).toContain('127.0.0.1');
     const explicit = await connectorCall(ctx.app, 'POST', '/automate', a.token, { port: 8086, ip: '::1' });
-    expect(expectConnectorError(explicit, 400, 'address-refused')).toContain('::1');
-    expect(await registration(a.id)).toBeUndefined();
-    expect(await audits(a.id)).toHaveLength(0);
+    expect(ordersRefused(explicit)).toContain('::1');
+    // Recorded all the same: the service is alive (the Général screen says why no order goes).
+    expect(await registration(a.id)).toMatchObject({ ip: '::1', port: 8086 });
+    expect(await audits(a.id)).toHaveLength(3);
     const fromPublic = await ctx.app.inject({
       method: 'POST',
       url: '/api/connector/v1/automate',
@@ -121,16 +128,15 @@ describe('registration', () => {
       payload: { port: 8087, ip: '' },
     });
     expect(fromPublic.json()).toMatchObject({ ip: '203.0.114.7', port: 8087 });
+    expect(fromPublic.json()).not.toHaveProperty('ordersRefused');
   });
 
   it('the demo installation (DEMOA001) may register on loopback on the embedded database only', async () => {
     const demo = await connectorInstallation(ctx.db, 'DEMOA001');
     const res = await connectorCall(ctx.app, 'POST', '/automate', demo.token, { port: 8085 });
     if (usingPostgres()) {
-      expect(expectConnectorError(res, 400, 'address-refused')).toContain(
-        '127.0.0.1 est une adresse de boucle locale',
-      );
-      expect(await registration(demo.id)).toBeUndefined();
+      expect(ordersRefused(res)).toContain('127.0.0.1 est une adresse de boucle locale');
+      expect(await registration(demo.id)).toMatchObject({ ip: '127.0.0.1' });
     } else {
       expect(res.json()).toMatchObject({ ip: '127.0.0.1', port: 8085 });
       const v6 = await connectorCall(ctx.app, 'POST', '/automate', demo.token, { port: 8086, ip: '::1' });
@@ -184,11 +190,11 @@ describe('registration', () => {
           'x-forwarded-for': '198.52.10.20',
         },
       );
-      expect(expectConnectorError(res, 400, 'address-refused')).toContain('127.0.0.1');
+      expect(ordersRefused(res)).toContain('127.0.0.1');
     } finally {
       await direct.close();
     }
-    expect(await registration(a.id)).toMatchObject({ ip: '198.52.10.20' });
+    expect(await registration(a.id)).toMatchObject({ ip: '127.0.0.1' });
   });
 
   it.each([
@@ -202,16 +208,21 @@ describe('registration', () => {
     ['203.0.113.10', 'une adresse réservée à la documentation (203.0.113.0/24)'],
     ['fd00::1', 'une adresse locale unique (réseau privé IPv6) (fc00::/7)'],
     ['fe80::1', 'une adresse de lien local (fe80::/10)'],
-  ])('refuses %s with a clear French message, nothing written', async (ip, what) => {
+  ])('records %s and says, in French, that no order will be sent there and why', async (ip, what) => {
     const a = await connectorInstallation(ctx.db, `REF${ip.replace(/\W/g, '')}`.toUpperCase().slice(0, 30));
     const res = await connectorCall(ctx.app, 'POST', '/automate', a.token, { port: 8085, ip });
-    const message = expectConnectorError(res, 400, 'address-refused');
-    expect(message).toContain(
-      `Enregistrement de l’automate refusé. L’adresse ${ip.replace('::ffff:', '')} est ${what}`,
-    );
+    const message = ordersRefused(res);
+    expect(message).toContain(`L’adresse ${ip.replace('::ffff:', '')} est ${what}`);
     expect(message).toContain('AUTOMATE_NETWORKS');
-    expect(await registration(a.id)).toBeUndefined();
-    expect(await audits(a.id)).toHaveLength(0);
+    expect(await registration(a.id)).toMatchObject({ ip: ip.replace('::ffff:', ''), port: 8085 });
+    expect(await audits(a.id)).toHaveLength(1);
+    // The Général screen says it too.
+    const cookie = await signIn(ctx.app, a.syncId);
+    const dashboard = await ctx.app.inject({ url: '/api/dashboard', headers: { cookie } });
+    expect(dashboard.json<TDashboardView>().automateService).toMatchObject({
+      online: true,
+      ordersRefused: expect.stringContaining(`est ${what}`),
+    });
   });
 
   it('AUTOMATE_NETWORKS replaces the default policy', async () => {
@@ -228,13 +239,13 @@ describe('registration', () => {
           .statusCode,
       ).toBe(200);
       const refused = await connectorCall(lan, 'POST', '/automate', a.token, { port: 8085, ip: '8.8.8.8' });
-      expect(expectConnectorError(refused, 400, 'address-refused')).toContain(
+      expect(ordersRefused(refused)).toContain(
         'n’appartient à aucun des réseaux autorisés par AUTOMATE_NETWORKS (10.20.0.0/16, fd00:1234::/32)',
       );
     } finally {
       await lan.close();
     }
-    expect(await registration(a.id)).toMatchObject({ ip: 'fd00:1234::9' });
+    expect(await registration(a.id)).toMatchObject({ ip: '8.8.8.8' });
   });
 
   it('an invalid AUTOMATE_NETWORKS stops the server at start with a French message', async () => {

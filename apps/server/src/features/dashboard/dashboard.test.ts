@@ -283,12 +283,13 @@ describe('the automate service (its newest report)', () => {
       version: null,
       machineName: null,
       address: null,
+      ordersRefused: null,
     });
   });
 
   it('online within 24 hours of its last report, offline after, with its age, version and machine', async () => {
     clock = new Date('2025-03-10T12:00:00Z');
-    await register('AUTOSV01', '203.0.113.5', new Date('2025-03-10T11:57:00Z'));
+    await register('AUTOSV01', '198.51.99.10', new Date('2025-03-10T11:57:00Z'));
     expect((await dashboard('AUTOSV01')).automateService).toEqual({
       registered: true,
       online: true,
@@ -296,7 +297,8 @@ describe('the automate service (its newest report)', () => {
       lastReportAgeSeconds: 180,
       version: '6.11.23.9',
       machineName: 'SRV-ERP',
-      address: '203.0.113.5:8080',
+      address: '198.51.99.10:8080',
+      ordersRefused: null,
     });
     clock = new Date('2025-03-11T11:57:00Z'); // exactly 24 h: still online
     expect((await dashboard('AUTOSV01')).automateService.online).toBe(true);
@@ -304,6 +306,18 @@ describe('the automate service (its newest report)', () => {
     expect((await dashboard('AUTOSV01')).automateService).toMatchObject({
       online: false,
       lastReportAgeSeconds: 86_401,
+    });
+  });
+
+  it('says why no order goes to an address the policy refuses (asked at each view)', async () => {
+    clock = new Date('2025-03-10T12:00:00Z');
+    await register('AUTOSV01', '192.168.1.20', new Date('2025-03-10T11:59:00Z'));
+    expect((await dashboard('AUTOSV01')).automateService).toMatchObject({
+      online: true,
+      address: '192.168.1.20:8080',
+      ordersRefused: expect.stringContaining(
+        'L’adresse 192.168.1.20 est une adresse privée (192.168.0.0/16)',
+      ),
     });
   });
 

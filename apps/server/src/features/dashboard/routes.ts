@@ -29,7 +29,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
         ctx.storageQuotaBytes,
       );
       const view: TDashboardView = {
-        ...buildDashboard(installation, config, registration, storage, ctx.now()),
+        ...buildDashboard(installation, config, registration, storage, ctx.now(), ctx.automateAddresses),
         supportLinks: ctx.supportLinks,
       };
       // Built on every request (the automate's state, the storage use, the time change it), but

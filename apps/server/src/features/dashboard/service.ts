@@ -15,6 +15,7 @@ import { documentOr422, readOr422 } from '../../domain/config-reading.ts';
 import { connectorTimestampToIso, sameDayIn, zoneOffsetMinutes } from '../../time/zoned.ts';
 import type { Installation } from '../../domain/installations.ts';
 import { installationZone } from '../../domain/time-zone.ts';
+import type { AutomateAddressPolicy } from '../../network/automate-address.ts';
 
 /** Shown as 'Synchro pour votre ERP' when the licence names no software. */
 export const DEFAULT_SOFTWARE_NAME = 'votre ERP';
@@ -104,6 +105,7 @@ export function buildDashboard(
   registration: AutomateRegistration | null,
   storage: StorageUse,
   now: Date,
+  addresses: AutomateAddressPolicy,
 ): Omit<TDashboardView, 'supportLinks'> {
   const facts = dashboardFacts(config);
   const { info, lastSync, sources, declaredTerminals, planningCounts } = facts;
@@ -115,7 +117,11 @@ export function buildDashboard(
     premium: installation.premium,
     connectorVersion: info.connectorVersion,
     automate: { state: automateStateOf(info.automateInstall), label: info.automateLabel.trim() || null },
-    automateService: automateServiceView(registration, now),
+    automateService: automateServiceView(
+      registration,
+      now,
+      ordersRefusedTo(registration, installation, addresses),
+    ),
     configUpdatedAt,
     sources,
     lastSync: {
@@ -139,4 +145,15 @@ export function buildDashboard(
     configVersion: config.version,
     storage,
   };
+}
+
+/** The policy's reason when it refuses orders to the registered address, else null. */
+function ordersRefusedTo(
+  registration: AutomateRegistration | null,
+  installation: Installation,
+  addresses: AutomateAddressPolicy,
+): string | null {
+  if (!registration) return null;
+  const check = addresses.check(registration.ip, installation.syncId);
+  return check.allowed ? null : check.message;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { CircleCheck, CircleOff, CircleSlash } from 'lucide-react';
+import { CircleCheck, CircleOff, CircleSlash, TriangleAlert } from 'lucide-react';
 import { AUTOMATE_OFFLINE_AFTER_HOURS, type TAutomateService } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { formatDateTimeInZone, NBSP } from '../../lib/format.ts';
@@ -55,7 +55,7 @@ export function AutomateStatus({
   const identity = [service.machineName, service.version ? `version${NBSP}${service.version}` : null]
     .filter(Boolean)
     .join(' · ');
-  return (
+  const status = (
     <StatusLine
       badge={
         service.online ? (
@@ -81,6 +81,19 @@ export function AutomateStatus({
         </span>
       )}
     </StatusLine>
+  );
+  if (!service.ordersRefused) return status;
+  return (
+    <div className="space-y-2">
+      {status}
+      <p className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>
+          Les demandes de synchronisation ne peuvent pas lui être envoyées
+          {service.address ? ` (${service.address})` : ''}. {service.ordersRefused}
+        </span>
+      </p>
+    </div>
   );
 }
 

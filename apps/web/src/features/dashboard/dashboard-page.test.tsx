@@ -286,6 +286,24 @@ describe('Général', () => {
     );
   });
 
+  it('says why no order can reach an automate whose address the console refuses', async () => {
+    show({
+      ...demoDashboard,
+      automateService: {
+        ...demoDashboard.automateService,
+        address: '10.0.0.5:8085',
+        ordersRefused: 'L’adresse 10.0.0.5 est une adresse privée (10.0.0.0/8).',
+      },
+    });
+    const group = await screen.findByRole('group', { name: 'Service automate' });
+    expect(within(group).getByText('En ligne')).toBeVisible();
+    expect(
+      screen.getByText(
+        'Les demandes de synchronisation ne peuvent pas lui être envoyées (10.0.0.5:8085). L’adresse 10.0.0.5 est une adresse privée (10.0.0.0/8).',
+      ),
+    ).toBeVisible();
+  });
+
   it('says when no automate service ever reported', async () => {
     show({
       ...demoDashboard,
@@ -297,6 +315,7 @@ describe('Général', () => {
         version: null,
         machineName: null,
         address: null,
+        ordersRefused: null,
       },
     });
     const status = await screen.findByRole('group', { name: 'Service automate' });
