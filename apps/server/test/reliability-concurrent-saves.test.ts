@@ -44,7 +44,7 @@ describe(`concurrent saves (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () =
     db = await openTestDb({ connectionTimeoutMillis: 60_000 });
     // Every version is kept, so that each one can be read back (the retention of old versions,
     // which answers 409 to a save made from a pruned one, is domain/config-retention.test.ts).
-    app = await testApp(db, { versionRetention: { keep: 100_000, maxAgeDays: 90 } });
+    app = await testApp(db, { versionRetention: { keep: 100_000, maxAgeDays: 90, maxBytes: 2 ** 40 } });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -95,7 +95,8 @@ export const ZConfigHistoryPage = z.object({
   displayTimeZone: ZDisplayTimeZone,
   currentVersion: z.number().int().nonnegative(),
   /** CONFIG_VERSIONS_KEEP and CONFIG_VERSIONS_MAX_AGE_DAYS, shown on the screen. */
-  retention: z.object({ keep: z.number().int(), maxAgeDays: z.number().int() }),
+  /** maxBytes: the stored size of the texts kept, at most (CONFIG_VERSIONS_MAX_MB). */
+  retention: z.object({ keep: z.number().int(), maxAgeDays: z.number().int(), maxBytes: z.number().int() }),
 });
 export type TConfigHistoryPage = z.infer<typeof ZConfigHistoryPage>;
 

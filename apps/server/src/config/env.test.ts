@@ -38,14 +38,21 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('configuration versions kept', () => {
-  it('reads CONFIG_VERSIONS_KEEP and CONFIG_VERSIONS_MAX_AGE_DAYS (defaults 50 and 90), refusing bad values in French', () => {
-    expect(readEnv({}).versionRetention).toEqual({ keep: 50, maxAgeDays: 90 });
+  it('reads CONFIG_VERSIONS_KEEP, _MAX_AGE_DAYS and _MAX_MB (defaults 50, 90 and 256), refusing bad values in French', () => {
+    const MB = 1024 * 1024;
+    expect(readEnv({}).versionRetention).toEqual({ keep: 50, maxAgeDays: 90, maxBytes: 256 * MB });
     expect(
-      readEnv({ CONFIG_VERSIONS_KEEP: ' 10 ', CONFIG_VERSIONS_MAX_AGE_DAYS: '30' }).versionRetention,
+      readEnv({
+        CONFIG_VERSIONS_KEEP: ' 10 ',
+        CONFIG_VERSIONS_MAX_AGE_DAYS: '30',
+        CONFIG_VERSIONS_MAX_MB: '64',
+      }).versionRetention,
     ).toEqual({
       keep: 10,
       maxAgeDays: 30,
+      maxBytes: 64 * MB,
     });
+    expect(() => readEnv({ CONFIG_VERSIONS_MAX_MB: '0' })).toThrow('CONFIG_VERSIONS_MAX_MB invalide');
     for (const bad of ['0', '-1', 'abc', '1.5', '9999999999'])
       expect(() => readEnv({ CONFIG_VERSIONS_KEEP: bad })).toThrow(
         `CONFIG_VERSIONS_KEEP invalide : ${bad} (attendu : un nombre entier supérieur ou égal à 1).`,

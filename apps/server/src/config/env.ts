@@ -69,14 +69,21 @@ export type DemoSetting = 'on' | 'off' | 'auto';
 
 /**
  * How long old configuration versions are kept: while among the newest `keep` of their
- * installation and younger than `maxAgeDays` (domain/config-retention.ts).
+ * installation, younger than `maxAgeDays`, and within `maxBytes` of stored texts, the newest first
+ * (domain/config-retention.ts).
  */
 export interface VersionRetention {
   keep: number;
   maxAgeDays: number;
+  /** Stored size of an installation's version texts (as PostgreSQL keeps them, compressed). */
+  maxBytes: number;
 }
 
-export const DEFAULT_VERSION_RETENTION: VersionRetention = { keep: 50, maxAgeDays: 90 };
+export const DEFAULT_VERSION_RETENTION: VersionRetention = {
+  keep: 50,
+  maxAgeDays: 90,
+  maxBytes: 256 * 1024 * 1024,
+};
 
 const nonEmpty = (v: string | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
 
@@ -149,11 +156,16 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
   return Number(raw);
 }
 
-/** CONFIG_VERSIONS_KEEP (default 50) and CONFIG_VERSIONS_MAX_AGE_DAYS (default 90). */
+/**
+ * CONFIG_VERSIONS_KEEP (default 50), CONFIG_VERSIONS_MAX_AGE_DAYS (default 90) and
+ * CONFIG_VERSIONS_MAX_MB (default 256).
+ */
 export function readVersionRetention(env: NodeJS.ProcessEnv): VersionRetention {
+  const d = DEFAULT_VERSION_RETENTION;
   return {
-    keep: positiveInteger(env, 'CONFIG_VERSIONS_KEEP', DEFAULT_VERSION_RETENTION.keep),
-    maxAgeDays: positiveInteger(env, 'CONFIG_VERSIONS_MAX_AGE_DAYS', DEFAULT_VERSION_RETENTION.maxAgeDays),
+    keep: positiveInteger(env, 'CONFIG_VERSIONS_KEEP', d.keep),
+    maxAgeDays: positiveInteger(env, 'CONFIG_VERSIONS_MAX_AGE_DAYS', d.maxAgeDays),
+    maxBytes: positiveInteger(env, 'CONFIG_VERSIONS_MAX_MB', d.maxBytes / (1024 * 1024)) * 1024 * 1024,
   };
 }
 

@@ -7,8 +7,11 @@ import { SESSION_ABSOLUTE_MS } from './sessions.ts';
  * environment in config/env.ts). A version's text holds the whole document, its passwords
  * included: a password replaced long ago must not stay in the database forever. Texts are kept
  * for the newest `keep` versions written by people (saves, repairs, restores: the connector's
- * status writes are counted apart and keep no text) younger than `maxAgeDays`; the current
- * version and the one it replaced (the repair's backup) always keep theirs.
+ * status writes are counted apart and keep no text) younger than `maxAgeDays`, as long as the
+ * texts kept, the newest first, take at most `maxBytes` as stored (`pg_column_size`: compressed,
+ * read from the value's header without fetching it): fifty saves of a 50 MB document would
+ * otherwise keep gigabytes beside the installation's quota. The current version and the one it
+ * replaced (the repair's backup) always keep theirs.
  *
  * A version whose text is pruned keeps its row (its scope generations, no secret) for as long as
  * a screen opened on it may still save: a session's absolute lifetime. Then the row goes too. The
@@ -33,9 +36,14 @@ export async function pruneVersions(
             OR version < (SELECT coalesce(min(version), 0) FROM (
                  SELECT version FROM configuration_versions
                  WHERE installation_id = $1 AND author <> 'connector'
-                 ORDER BY version DESC LIMIT $3) AS kept))
+                 ORDER BY version DESC LIMIT $3) AS kept)
+            OR version <= (SELECT coalesce(max(version), 0) FROM (
+                 SELECT version, sum(pg_column_size(text)) OVER (ORDER BY version DESC) AS total
+                 FROM configuration_versions
+                 WHERE installation_id = $1 AND text IS NOT NULL) AS sized
+               WHERE total > $5))
      RETURNING version`,
-    [installationId, currentVersion, retention.keep, retention.maxAgeDays],
+    [installationId, currentVersion, retention.keep, retention.maxAgeDays, retention.maxBytes],
   );
   const rows = await tx.query(
     `DELETE FROM configuration_versions

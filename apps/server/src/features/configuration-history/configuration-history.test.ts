@@ -11,7 +11,7 @@ import { addInstallation, signIn, useTestApp } from '../../../test/helpers/app.t
 import { connectorCall } from '../../../test/helpers/connector.ts';
 import { getConfiguration } from '../../domain/configurations.ts';
 
-const ctx = useTestApp({ versionRetention: { keep: 3, maxAgeDays: 90 } });
+const ctx = useTestApp({ versionRetention: { keep: 3, maxAgeDays: 90, maxBytes: 64 * 1024 * 1024 } });
 
 async function setup(syncId: string) {
   const { installation, connectorToken } = await addInstallation(ctx.db, { syncId });
@@ -56,7 +56,7 @@ describe('configuration history', () => {
     for (let n = 1; n <= 3; n++) expect((await patch(a.token, n)).statusCode).toBe(200);
     const page = await history(a.cookie);
     expect(page.currentVersion).toBe(5);
-    expect(page.retention).toEqual({ keep: 3, maxAgeDays: 90 });
+    expect(page.retention).toEqual({ keep: 3, maxAgeDays: 90, maxBytes: 64 * 1024 * 1024 });
     const [top, first] = page.versions;
     expect(top).toMatchObject({
       version: 2,

@@ -1,5 +1,5 @@
 import { VERSION_AUTHOR_LABELS, type TConfigVersionRow } from '@synchro/contracts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatByteSize, formatNumber } from '../../lib/format.ts';
 
 /** Texts of the configuration history screen. */
 export const HISTORY_TEXT = {
@@ -27,6 +27,6 @@ export function foldLabel(count: number): string {
 }
 
 /** The retention as the screen says it. */
-export function retentionText(retention: { keep: number; maxAgeDays: number }): string {
-  return `Sont conservées les ${formatNumber(retention.keep)} dernières versions enregistrées par la console (réparations et restaurations comprises), pendant ${formatNumber(retention.maxAgeDays)}\u00a0jours au plus ; les mises à jour du connecteur sont comptées à part. Une version plus ancienne n’apparaît plus.`;
+export function retentionText(retention: { keep: number; maxAgeDays: number; maxBytes: number }): string {
+  return `Sont conservées les ${formatNumber(retention.keep)} dernières versions enregistrées par la console (réparations et restaurations comprises), pendant ${formatNumber(retention.maxAgeDays)}\u00a0jours au plus et dans la limite de ${formatByteSize(retention.maxBytes)} enregistrés ; les mises à jour du connecteur sont comptées à part. Une version plus ancienne n’apparaît plus.`;
 }
