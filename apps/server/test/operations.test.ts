@@ -3,7 +3,9 @@ import { CONNECTOR_RATE_LIMITS, connectorOpenApi } from '@synchro/contracts';
 import { DEFAULT_RATE_LIMITS } from '../src/features/connector/limits.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/types.ts';
+import type { Db, Queryable, QueryOptions } from '../src/db/types.ts';
+import type { TransactionSettings } from '../src/db/transaction-settings.ts';
+import { ByteBudget } from '../src/offload/byte-budget.ts';
 import { createLifecycle } from '../src/lifecycle.ts';
 import { createMetrics, type ServerMetrics } from '../src/metrics/registry.ts';
 import { startMetricsServer } from '../src/metrics/server.ts';
@@ -14,6 +16,7 @@ import {
   CONNECTOR,
   connectorCall,
   connectorInstallation,
+  expectConnectorError,
   importRecord,
   transaction,
 } from './helpers/connector.ts';
@@ -305,6 +308,79 @@ describe('metrics', () => {
   });
 });
 
+/**
+ * `db` whose transactions fail the next statement matching a pattern as PostgreSQL fails one of
+ * two transactions waiting on each other (deadlock, SQLSTATE 40P01): what a batch meets when
+ * another batch with the same ids is written at the very same moment, made reliable.
+ */
+function stoppedStatements(db: Db) {
+  let pattern: RegExp | null = null;
+  let stopped = 0;
+  const failing = (tx: Queryable): Queryable => ({
+    query: <T>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+      if (pattern?.test(sql)) {
+        pattern = null;
+        stopped += 1;
+        return Promise.reject(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+      }
+      return tx.query<T>(sql, params, options);
+    },
+    exec: (sql) => tx.exec(sql),
+  });
+  const wrapped = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'transaction')
+        return <R>(fn: (tx: Queryable) => Promise<R>, settings?: TransactionSettings) =>
+          target.transaction((tx) => fn(failing(tx)), settings);
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return {
+    db: wrapped,
+    stopNext(statement: RegExp) {
+      pattern = statement;
+    },
+    get stopped() {
+      return stopped;
+    },
+  };
+}
+
+/**
+ * Connector calls whose answers are checked against the OpenAPI document: `problems` lists each
+ * answer off the document (a status it does not list, a body off its schema), `answered` the
+ * operations that answered without an error.
+ */
+function checkedCalls(app: FastifyInstance) {
+  const answered = new Set<string>();
+  const problems: string[] = [];
+  const call = async (
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    token: string | null,
+    ...rest: unknown[]
+  ) => {
+    const res = await connectorCall(
+      app,
+      method,
+      path,
+      token,
+      ...(rest as [unknown?, Record<string, string>?]),
+    );
+    const pathname = `${CONNECTOR}${path.split('?')[0]}`;
+    const json = String(res.headers['content-type']).startsWith('application/json');
+    const why = offContract(method, pathname, res.statusCode, json ? res.json() : res.body);
+    if (why) problems.push(why);
+    if (res.statusCode < 400)
+      answered.add(
+        `${method} ${pathname.replace(/\/import-records\/[^/]+\/result$/, '/import-records/{IDInterne}/result')}`,
+      );
+    return res;
+  };
+  return { call, answered, problems };
+}
+
 describe('the connector API as OpenAPI', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
@@ -333,31 +409,7 @@ describe('the connector API as OpenAPI', () => {
     const limited = await testApp(db, { connectorRateLimits: { 'import-queue': 2 }, logLevel: 'warn' });
     try {
       const inst = await connectorInstallation(db, 'OPSAPI01');
-      const answered = new Set<string>();
-      const problems: string[] = [];
-      const call = async (
-        method: 'GET' | 'POST' | 'PATCH',
-        path: string,
-        token: string | null,
-        ...rest: unknown[]
-      ) => {
-        const res = await connectorCall(
-          limited,
-          method,
-          path,
-          token,
-          ...(rest as [unknown?, Record<string, string>?]),
-        );
-        const pathname = `${CONNECTOR}${path.split('?')[0]}`;
-        const json = String(res.headers['content-type']).startsWith('application/json');
-        const why = offContract(method, pathname, res.statusCode, json ? res.json() : res.body);
-        if (why) problems.push(why);
-        if (res.statusCode < 400)
-          answered.add(
-            `${method} ${pathname.replace(/\/import-records\/[^/]+\/result$/, '/import-records/{IDInterne}/result')}`,
-          );
-        return res;
-      };
+      const { call, answered, problems } = checkedCalls(limited);
       const automate = await call('POST', '/automate', inst.token, {
         port: 8080,
         version: '4.2.1',
@@ -414,6 +466,58 @@ describe('the connector API as OpenAPI', () => {
       expect(expected.filter((op) => !answered.has(op))).toEqual([]);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('the rarer refusals follow it too: 409 of a stopped batch and of the drive, 503 server-busy, 507', async () => {
+    const faults = stoppedStatements(db);
+    // A share of 1 Ko per installation: held whole below, any body is then refused.
+    const bodies = new ByteBudget({ perInstallation: 1024, total: 1024 * 1024 });
+    const app = await testApp(faults.db, { bodies, logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSAPI02');
+      const { call, problems } = checkedCalls(app);
+      // PostgreSQL stops one of two batches sharing ids (deadlock): 409, nothing written.
+      faults.stopNext(/INSERT INTO import_records/);
+      const records = await call('POST', '/import-records', inst.token, { records: [importRecord()] });
+      expect(expectConnectorError(records, 409, 'conflict')).toContain('renvoyez-le');
+      faults.stopNext(/INSERT INTO transaction_logs/);
+      const transactions = await call('POST', '/transactions', inst.token, { transactions: [transaction()] });
+      expect(expectConnectorError(transactions, 409, 'conflict')).toContain('renvoyez-le');
+      expect(faults.stopped).toBe(2);
+      // A drive link the provider no longer honours.
+      await db.query(
+        `INSERT INTO drive_links (installation_id, provider, refresh_token, state, connected_at)
+         VALUES ($1, 'google', decode('00', 'hex'), 'revoked', now())`,
+        [inst.id],
+      );
+      expectConnectorError(await call('GET', '/drive/access-token', inst.token), 409, 'conflict');
+      // The installation's share of the memory budget is held: every body waits (503 server-busy).
+      const release = bodies.take(inst.id, 1024);
+      expect(release).not.toBeNull();
+      try {
+        const busy = [
+          await call('POST', '/automate', inst.token, { port: 8080 }),
+          await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '5' } }),
+          await call('POST', '/import-records', inst.token, { records: [importRecord()] }),
+          await call('POST', '/import-records/INCONNU/result', inst.token, { Etat: 1 }),
+          await call('POST', '/transactions', inst.token, { transactions: [transaction()] }),
+        ];
+        for (const res of busy) expectConnectorError(res, 503, 'server-busy');
+      } finally {
+        release?.();
+      }
+      // A storage quota of 1 byte: every write of records or transactions is refused (507).
+      await db.query('UPDATE installations SET storage_quota_bytes = 1 WHERE id = $1', [inst.id]);
+      const full = [
+        await call('POST', '/import-records', inst.token, { records: [importRecord()] }),
+        await call('POST', '/import-records/INCONNU/result', inst.token, { Etat: 1 }),
+        await call('POST', '/transactions', inst.token, { transactions: [transaction()] }),
+      ];
+      for (const res of full) expectConnectorError(res, 507, 'insufficient-storage');
+      expect(problems).toEqual([]);
+    } finally {
+      await app.close();
     }
   });
 

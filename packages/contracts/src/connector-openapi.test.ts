@@ -44,6 +44,25 @@ describe('the connector API as OpenAPI 3.1', () => {
     }
   });
 
+  it('says on each route that can answer 409 what its conflict is', () => {
+    const conflictOf = (path: string, method: string) =>
+      (
+        doc.paths[`/api/connector/v1${path}`]?.[method]?.responses['409'] as
+          { description?: string } | undefined
+      )?.description;
+    const records = conflictOf('/import-records', 'post');
+    const transactions = conflictOf('/transactions', 'post');
+    const drive = conflictOf('/drive/access-token', 'get');
+    expect(records).toMatch(
+      /^`conflict`: Another batch with some of the same `IDInterne`.*Send the same request again/,
+    );
+    expect(transactions).toMatch(
+      /^`conflict`: Another batch with some of the same `ID`.*Send the same request again/,
+    );
+    expect(drive).toMatch(/^`conflict`: The drive link cannot give a token.*connects the drive again/);
+    for (const text of [records, transactions, drive]) expect(text).not.toContain('configuration changed');
+  });
+
   it.each(Object.keys(CONNECTOR_EXAMPLES))('its example %s passes its zod contract', (name) => {
     const key = name as keyof typeof CONNECTOR_EXAMPLES;
     const parsed = CONNECTOR_EXAMPLE_CONTRACTS[key].safeParse(CONNECTOR_EXAMPLES[key]);

@@ -138,7 +138,8 @@ const ERROR_MEANINGS: Record<TConnectorErrorCode, string> = {
   unauthorized: 'Token missing, malformed or unknown.',
   forbidden: 'Installation suspended or expired.',
   'not-found': 'No such record.',
-  conflict: 'The configuration changed meanwhile: read it again and retry.',
+  // What a conflict is depends on the route: each route that can answer 409 says it (CONFLICTS).
+  conflict: 'The request conflicts with the state of the installation: see the route.',
   'payload-too-large': 'The body is over the route’s limit: send fewer items per request.',
   'unsupported-media-type': 'Only `application/json` is accepted.',
   'unreadable-configuration': 'The stored configuration cannot be read: the administrator repairs it.',
@@ -149,6 +150,16 @@ const ERROR_MEANINGS: Record<TConnectorErrorCode, string> = {
   'server-busy':
     'The server holds as many bytes of this installation’s requests as it allows: send the same request again after `Retry-After` seconds. Not a failure: nothing was written.',
   'insufficient-storage': 'The installation’s storage quota would be passed: nothing was written.',
+};
+
+/** The 409 of each route that can answer it, in its own words (operation's `conflict`). */
+const batchConflict = (id: string) =>
+  `Another batch with some of the same \`${id}\` was being written at the very same moment and the database stopped this one (deadlock): nothing of it was written. Send the same request again (batches are idempotent on \`${id}\`).`;
+const CONFLICTS = {
+  importRecords: batchConflict('IDInterne'),
+  transactions: batchConflict('ID'),
+  drive:
+    'The drive link cannot give a token: the provider no longer honours it (revoked or expired; the console then shows it revoked), or this server no longer has an OAuth client for its provider. Sending again does not help until an administrator connects the drive again in the console (Complément, « Connecter »).',
 };
 
 /**
@@ -170,14 +181,20 @@ type RateGroup = keyof typeof CONNECTOR_RATE_LIMITS;
 /** The statuses whose answer says when to send again. */
 const RETRY_AFTER = new Set([429, 503]);
 
-function errorResponses(statuses: readonly number[]): Record<string, unknown> {
+/** The error answers of an operation; `meanings`: what a code means on this route, when its own. */
+function errorResponses(
+  statuses: readonly number[],
+  meanings: Partial<Record<TConnectorErrorCode, string>> = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const status of statuses) {
     const codes = (Object.entries(CONNECTOR_ERROR_CODES) as [TConnectorErrorCode, number][]).filter(
       ([, s]) => s === status,
     );
+    if (status === 409 && meanings.conflict === undefined)
+      throw new Error('A route that answers 409 says what its conflict is.');
     out[String(status)] = {
-      description: codes.map(([code]) => `\`${code}\`: ${ERROR_MEANINGS[code]}`).join(' '),
+      description: codes.map(([code]) => `\`${code}\`: ${meanings[code] ?? ERROR_MEANINGS[code]}`).join(' '),
       ...(RETRY_AFTER.has(status)
         ? {
             headers: {
@@ -220,6 +237,8 @@ function operation(op: {
   request?: ConnectorSchemaName;
   answer?: ConnectorSchemaName;
   errors: number[];
+  /** What the route's 409 means (required when it answers 409). */
+  conflict?: string;
   rateGroup: RateGroup;
   extra?: Record<string, unknown>;
 }) {
@@ -234,7 +253,10 @@ function operation(op: {
     ...(op.request ? { requestBody: { required: true, content: json(op.request) } } : {}),
     responses: {
       ...(op.answer ? { '200': { description: 'OK', content: json(op.answer) } } : {}),
-      ...errorResponses([...new Set([...op.errors, ...COMMON_ERRORS])].sort((a, b) => a - b)),
+      ...errorResponses(
+        [...new Set([...op.errors, ...COMMON_ERRORS])].sort((a, b) => a - b),
+        op.conflict === undefined ? {} : { conflict: op.conflict },
+      ),
     },
     ...op.extra,
   };
@@ -254,7 +276,7 @@ const DESCRIPTION = `The API a connector uses to talk to the console (docs/conne
   .map(([group, n]) => `${group} ${nf.format(n)}`)
   .join(', ')}; each operation gives its own): beyond, 429 with \`Retry-After\`.
 
-**Retries.** 429, 503 (\`unavailable\`, \`server-busy\`) and network errors: send the same request again after \`Retry-After\` seconds (1 s without it), with the same ids: batches are idempotent on \`IDInterne\` / \`ID\` (a second send counts duplicates, writes nothing twice) and all or nothing. 507: nothing was written; stop sending until the quota is raised. Other 4xx: fix the request.
+**Retries.** 429, 503 (\`unavailable\`, \`server-busy\`) and network errors: send the same request again after \`Retry-After\` seconds (1 s without it), with the same ids: batches are idempotent on \`IDInterne\` / \`ID\` (a second send counts duplicates, writes nothing twice) and all or nothing. 507: nothing was written; stop sending until the quota is raised. 409 on a batch: another batch with the same ids was written at the same moment and nothing of this one was: send it again. 409 on the drive token: the drive must be connected again in the console; asking again does not help. Other 4xx: fix the request.
 
 **Text convention.** Texts of the connector are UTF-8 bytes read as Latin-1 (\`été\` is sent \`Ã©tÃ©\`), in records' \`Enreg\` and in the configuration; the console decodes them for display and encodes what it writes back.`;
 
@@ -310,6 +332,7 @@ export function connectorOpenApi(): Record<string, unknown> {
           request: 'ConfigurationPatch',
           answer: 'ConfigurationPatchAnswer',
           errors: [...BODY_ERRORS, 409, 422, 507],
+          conflict: 'The configuration changed meanwhile: read it again and retry.',
         }),
       },
       [`${BASE}/import-records`]: {
@@ -320,7 +343,8 @@ export function connectorOpenApi(): Record<string, unknown> {
           description: 'All or nothing; idempotent on `IDInterne` (duplicates counted, not written).',
           request: 'ImportRecordsRequest',
           answer: 'BatchAnswer',
-          errors: [...BODY_ERRORS, 507],
+          errors: [...BODY_ERRORS, 409, 507],
+          conflict: CONFLICTS.importRecords,
         }),
       },
       [`${BASE}/import-records/queue`]: {
@@ -370,7 +394,8 @@ export function connectorOpenApi(): Record<string, unknown> {
           description: 'All or nothing; idempotent on `ID` (duplicates counted, not written).',
           request: 'TransactionsRequest',
           answer: 'BatchAnswer',
-          errors: [...BODY_ERRORS, 507],
+          errors: [...BODY_ERRORS, 409, 507],
+          conflict: CONFLICTS.transactions,
         }),
       },
       [`${BASE}/drive/access-token`]: {
@@ -381,7 +406,8 @@ export function connectorOpenApi(): Record<string, unknown> {
           description:
             'A short-lived access token of the installation’s drive link (« Connecter » on Complément), refreshed by the console. 404 when no drive is linked.',
           answer: 'DriveAccessTokenAnswer',
-          errors: [404],
+          errors: [404, 409],
+          conflict: CONFLICTS.drive,
         }),
       },
     },
