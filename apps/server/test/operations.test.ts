@@ -521,6 +521,29 @@ describe('the connector API as OpenAPI', () => {
     }
   });
 
+  it('GET /configuration never reads the text it gives, PATCH has no storage quota: only their possible statuses', async () => {
+    const app = await testApp(db, { logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSAPI03');
+      const { call, problems } = checkedCalls(app);
+      // Past its storage quota, the installation's connector still writes its parts (no 507).
+      await db.query('UPDATE installations SET storage_quota_bytes = 1 WHERE id = $1', [inst.id]);
+      const patched = await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '7' } });
+      expect(patched.statusCode, patched.body).toBe(200);
+      // An unreadable stored text: GET gives it as it is (no 422), PATCH cannot splice into it (422).
+      await db.query(`UPDATE configurations SET text = '<Connexion><Info>' WHERE installation_id = $1`, [
+        inst.id,
+      ]);
+      const read = await call('GET', '/configuration', inst.token);
+      expect([read.statusCode, read.body]).toEqual([200, '<Connexion><Info>']);
+      const refused = await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '8' } });
+      expectConnectorError(refused, 422, 'unreadable-configuration');
+      expect(problems).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('documents the rate limits the server applies', () => {
     expect(CONNECTOR_RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
   });

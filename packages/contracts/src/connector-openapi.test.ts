@@ -63,6 +63,15 @@ describe('the connector API as OpenAPI 3.1', () => {
     for (const text of [records, transactions, drive]) expect(text).not.toContain('configuration changed');
   });
 
+  it('lists on the configuration routes only the statuses they can answer', () => {
+    const statuses = (method: string) =>
+      Object.keys(doc.paths['/api/connector/v1/configuration']?.[method]?.responses ?? {});
+    // GET never parses the stored text (no 422); PATCH locks the row before its compare-and-swap
+    // (no 409) and checks no storage quota (no 507); it parses the stored text (422).
+    expect(statuses('get')).toEqual(['200', '304', '401', '403', '429', '500', '503']);
+    expect(statuses('patch')).toEqual(['200', '400', '401', '403', '413', '415', '422', '429', '500', '503']);
+  });
+
   it.each(Object.keys(CONNECTOR_EXAMPLES))('its example %s passes its zod contract', (name) => {
     const key = name as keyof typeof CONNECTOR_EXAMPLES;
     const parsed = CONNECTOR_EXAMPLE_CONTRACTS[key].safeParse(CONNECTOR_EXAMPLES[key]);

@@ -309,8 +309,8 @@ export function connectorOpenApi(): Record<string, unknown> {
             rateGroup: 'configuration-read',
             summary: 'Lire la configuration',
             description:
-              'The stored configuration XML with its version as `ETag`; `If-None-Match` with that ETag answers 304 when unchanged.',
-            errors: [422],
+              'The stored configuration XML with its version as `ETag`, byte for byte (it is not parsed: an unreadable one is given as it is); `If-None-Match` with that ETag answers 304 when unchanged.',
+            errors: [],
           }),
           parameters: [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
           responses: {
@@ -320,7 +320,7 @@ export function connectorOpenApi(): Record<string, unknown> {
               content: { 'application/xml': { schema: { type: 'string' } } },
             },
             '304': { description: 'Unchanged since the given ETag' },
-            ...errorResponses([...COMMON_ERRORS, 422].sort((a, b) => a - b)),
+            ...errorResponses(COMMON_ERRORS),
           },
         },
         patch: operation({
@@ -331,8 +331,9 @@ export function connectorOpenApi(): Record<string, unknown> {
             'Info, DerSynchro, the sources’ states and Data: the nodes the connector owns. A new configuration version (author « Connecteur »).',
           request: 'ConfigurationPatch',
           answer: 'ConfigurationPatchAnswer',
-          errors: [...BODY_ERRORS, 409, 422, 507],
-          conflict: 'The configuration changed meanwhile: read it again and retry.',
+          // No 409: the configuration row is locked before the compare-and-swap (a console save
+          // made at the same moment waits, and both survive). No 507: no storage quota is checked.
+          errors: [...BODY_ERRORS, 422],
         }),
       },
       [`${BASE}/import-records`]: {
