@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { CONNECTOR_RATE_LIMITS, connectorOpenApi } from '@synchro/contracts';
+import { CONNECTOR_EXAMPLES, CONNECTOR_RATE_LIMITS, connectorOpenApi } from '@synchro/contracts';
+import { CONNECTOR_ORDER, parseConfig, readInfo, readLastSync } from '@synchro/config-xml';
 import { DEFAULT_RATE_LIMITS } from '../src/features/connector/limits.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -538,6 +539,65 @@ describe('the connector API as OpenAPI', () => {
       expect([read.statusCode, read.body]).toEqual([200, '<Connexion><Info>']);
       const refused = await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '8' } });
       expectConnectorError(refused, 422, 'unreadable-configuration');
+      expect(problems).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('its examples are requests the server accepts, and the answers it gives them', async () => {
+    const ex = CONNECTOR_EXAMPLES;
+    const now = new Date(ex.AutomateReportAnswer.registeredAt);
+    const app = await testApp(db, { now: () => now, logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSAPI04');
+      const { call, problems } = checkedCalls(app);
+      // The example's address is one the server's default policy accepts (no documentation range).
+      const automate = await call('POST', '/automate', inst.token, ex.AutomateReport);
+      expect([automate.statusCode, automate.json()]).toEqual([200, ex.AutomateReportAnswer]);
+
+      const patched = await call('PATCH', '/configuration', inst.token, ex.ConfigurationPatch);
+      expect(patched.statusCode, patched.body).toBe(200);
+      const { version } = patched.json<{ version: number }>();
+      // Written under the connector's own element names: the console reads them back.
+      const [stored] = await db.query<{ text: string }>(
+        'SELECT text FROM configurations WHERE installation_id = $1',
+        [inst.id],
+      );
+      const written = parseConfig(stored?.text ?? '');
+      expect(readInfo(written)).toMatchObject({
+        connectorVersion: '6.19.4',
+        automateLabel: 'Version : 6.11.23.9',
+      });
+      expect(readLastSync(written)).toMatchObject({
+        dateHeure: '20251114080952542',
+        type: 'Complète',
+        duration: '00:04:11',
+        records: 1838,
+      });
+      for (const section of ['Info', 'DerSynchro'] as const)
+        for (const name of Object.keys(ex.ConfigurationPatch[section]))
+          expect(CONNECTOR_ORDER[section] as readonly string[], `${section}.${name}`).toContain(name);
+      // The history's author, as the operation's description says.
+      const [history] = await db.query<{ author: string }>(
+        'SELECT author FROM configuration_versions WHERE installation_id = $1 AND version = $2',
+        [inst.id, version],
+      );
+      const patchOp = (connectorOpenApi().paths as Record<string, Record<string, { description: string }>>)[
+        `${CONNECTOR}/configuration`
+      ]?.patch;
+      expect(patchOp?.description).toContain(`author \`${history?.author}\``);
+
+      const records = await call('POST', '/import-records', inst.token, ex.ImportRecordsRequest);
+      expect([records.statusCode, records.json()]).toEqual([200, ex.BatchAnswer]);
+      // The queue gives the example's record back as the example says (times to the millisecond).
+      const queue = await call('GET', '/import-records/queue', inst.token);
+      expect([queue.statusCode, queue.json()]).toEqual([200, ex.ImportQueueAnswer]);
+      const id = ex.ImportRecordsRequest.records[0]?.IDInterne ?? '';
+      const result = await call('POST', `/import-records/${id}/result`, inst.token, ex.ImportResult);
+      expect([result.statusCode, result.json()]).toEqual([200, ex.ImportResultAnswer]);
+      const transactions = await call('POST', '/transactions', inst.token, ex.TransactionsRequest);
+      expect([transactions.statusCode, transactions.json()]).toEqual([200, ex.BatchAnswer]);
       expect(problems).toEqual([]);
     } finally {
       await app.close();

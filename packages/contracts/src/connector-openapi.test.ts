@@ -72,6 +72,13 @@ describe('the connector API as OpenAPI 3.1', () => {
     expect(statuses('patch')).toEqual(['200', '400', '401', '403', '413', '415', '422', '429', '500', '503']);
   });
 
+  it('says where the connector token comes from, as the contract does', () => {
+    const { description } = (doc as unknown as { info: { description: string } }).info;
+    expect(description).toContain('printed once by `npm run admin -- create-installation`');
+    expect(description).toContain('replaced by `npm run admin -- rotate-connector-token --sync-id ID`');
+    expect(description).not.toMatch(/given once by `npm run admin -- rotate-connector-token`/);
+  });
+
   it.each(Object.keys(CONNECTOR_EXAMPLES))('its example %s passes its zod contract', (name) => {
     const key = name as keyof typeof CONNECTOR_EXAMPLES;
     const parsed = CONNECTOR_EXAMPLE_CONTRACTS[key].safeParse(CONNECTOR_EXAMPLES[key]);

@@ -14,6 +14,7 @@ import {
   ZTransactionsRequest,
   type TConnectorErrorCode,
 } from './connector-api.ts';
+import { VERSION_AUTHOR_LABELS } from './config-history.ts';
 import { CONNECTOR_LIMITS } from './connector-fields.ts';
 import { ZDriveAccessTokenAnswer } from './drive.ts';
 
@@ -54,12 +55,33 @@ const ref = (name: ConnectorSchemaName) => ({ $ref: `#/components/schemas/${name
 
 /** Examples of each call (a test checks each against its zod contract). */
 export const CONNECTOR_EXAMPLES = {
-  AutomateReport: { port: 8080, version: '4.2.1', machineName: 'SRV-ERP' },
-  AutomateReportAnswer: { ip: '203.0.113.10', port: 8080, registeredAt: '2025-11-14T08:12:00.000Z' },
+  // A public address: the server refuses the documentation ranges (192.0.2/24, 198.51.100/24,
+  // 203.0.113/24) as addresses it would send orders to (docs/connector-api.md, Automate address).
+  AutomateReport: { port: 8085, version: '6.11.23.9', machineName: 'SRV-ERP', ip: '198.51.99.10' },
+  AutomateReportAnswer: { ip: '198.51.99.10', port: 8085, registeredAt: '2025-11-14T08:12:00.000Z' },
+  // The contract's own example (design/connector-api.md): the connector's element names, its
+  // values as it writes them in its document (`DateHeure` digits, text UTF-8 read as Latin-1).
   ConfigurationPatch: {
-    Info: { Version: '4.2.1' },
-    DerSynchro: { Date: '14/11/2025 09:12:00', Type: 'Complète', Duree: '00:01:12' },
-    Sources: [{ index: 1, Status: '1', StatusLibelle: 'Connectée' }],
+    Info: {
+      VersionConnecteur: '6.19.4',
+      NuxiAutomateInstall: '1',
+      NuxiAutomateLibelle: 'Version : 6.11.23.9',
+      DateMAJConfig: '20251114093300664',
+      Exe: 'C:\\...\\Connecteur.exe',
+      Serial: '...',
+    },
+    DerSynchro: {
+      DateHeure: '20251114080952542',
+      TypeDeSync: 'ComplÃ¨te',
+      Duree: '00:04:11',
+      DureeAlerte: '0',
+      NbEnreg: '1838',
+      Vitesse: '5927',
+      Taille: '3,721 Mo',
+      TailleAlerte: '0',
+    },
+    Sources: [{ index: 1, Status: '1', StatusLibelle: 'Cnx 1 Ok : SQL' }],
+    Data: '<Data>...</Data>',
   },
   ConfigurationPatchAnswer: { version: 42 },
   ImportRecordsRequest: {
@@ -83,7 +105,7 @@ export const CONNECTOR_EXAMPLES = {
         IDInterne: '000123',
         TypeEnreg: 'DocumentDEVIS',
         RefDoc: 'DE00042',
-        DateHeure: '2025-11-14T09:12:00+01:00',
+        DateHeure: '2025-11-14T09:12:00.000+01:00',
         NumLigne: 1,
         TypeElement: 'CrÃ©ation',
         Enreg: '<SyncNuxiDev><Client>Durand</Client></SyncNuxiDev>',
@@ -266,7 +288,7 @@ const nf = new Intl.NumberFormat('en-US');
 
 const DESCRIPTION = `The API a connector uses to talk to the console (docs/connector-api.md in the repository).
 
-**Authentication.** \`Authorization: Bearer <token>\`, the installation's connector token (given once by \`npm run admin -- rotate-connector-token\`).
+**Authentication.** \`Authorization: Bearer <token>\`, the installation's connector token: printed once by \`npm run admin -- create-installation\`, replaced by \`npm run admin -- rotate-connector-token --sync-id ID\` (which prints the new one; the old one stops working at once). Only its hash is stored.
 
 **Errors.** Every error is \`{ "error": code, "message": French text }\`. A 400 names every faulty field (\`records[3].DateHeure : …\`).
 
@@ -327,8 +349,7 @@ export function connectorOpenApi(): Record<string, unknown> {
           id: 'writeConfigurationParts',
           rateGroup: 'configuration-write',
           summary: 'Écrire les parties du connecteur',
-          description:
-            'Info, DerSynchro, the sources’ states and Data: the nodes the connector owns. A new configuration version (author « Connecteur »).',
+          description: `Info, DerSynchro, the sources’ states and Data: the nodes the connector owns. A new configuration version, stored with author \`connector\` (the configuration history screen shows it as « ${VERSION_AUTHOR_LABELS.connector} », folded with the connector’s other updates unless they are asked for); a patch that changes nothing writes no version and answers the current one.`,
           request: 'ConfigurationPatch',
           answer: 'ConfigurationPatchAnswer',
           // No 409: the configuration row is locked before the compare-and-swap (a console save
