@@ -447,6 +447,8 @@ describe('the connector API as OpenAPI', () => {
       expect((await call('POST', '/import-records/INCONNU/result', inst.token, { Etat: 1 })).statusCode).toBe(
         404,
       );
+      const tooLong = `/import-records/${'x'.repeat(101)}/result`;
+      expect((await call('POST', tooLong, inst.token, { Etat: 1 })).statusCode).toBe(404);
       expect(
         (await call('POST', '/transactions', inst.token, { transactions: [transaction()] })).statusCode,
       ).toBe(200);
