@@ -89,7 +89,8 @@ function zConfigChildren(section: 'Info' | 'DerSynchro') {
     .refine(
       (v) => Object.keys(v).length <= CONNECTOR_LIMITS.configKeysMax,
       `au plus ${CONNECTOR_LIMITS.configKeysMax} éléments`,
-    );
+    )
+    .meta({ maxProperties: CONNECTOR_LIMITS.configKeysMax });
 }
 
 export const ZConnectorSourceStatus = z.object({

@@ -8,6 +8,7 @@ import {
   ZConnectorConfigPatchAnswer,
   ZConnectorError,
   ZImportQueueAnswer,
+  ZImportRecordIdParam,
   ZImportResult,
   ZImportResultAnswer,
   ZImportRecordsRequest,
@@ -15,7 +16,7 @@ import {
   type TConnectorErrorCode,
 } from './connector-api.ts';
 import { VERSION_AUTHOR_LABELS } from './config-history.ts';
-import { CONNECTOR_LIMITS } from './connector-fields.ts';
+import { CONNECTOR_LIMITS, publishedInput } from './connector-fields.ts';
 import { ZDriveAccessTokenAnswer } from './drive.ts';
 
 /**
@@ -28,9 +29,22 @@ const BASE = '/api/connector/v1';
 
 type Schema = Record<string, unknown>;
 
-/** A zod schema as JSON Schema (draft 2020-12, OpenAPI 3.1's): what is sent, or what is answered. */
+/**
+ * A zod schema as JSON Schema (draft 2020-12, OpenAPI 3.1's): what is sent, or what is answered.
+ * What is sent says what the server accepts: each field built by connector-fields.ts is written as
+ * that file publishes it (its bounds, its types), from the same arguments as its checks.
+ */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Schema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema: json }) => {
+      const own = io === 'input' ? publishedInput(zodSchema) : undefined;
+      if (own === undefined) return;
+      for (const key of Object.keys(json)) delete (json as Schema)[key];
+      Object.assign(json, own);
+    },
+  }) as Schema;
   return rest;
 }
 
@@ -52,6 +66,14 @@ const schemas = () => ({
 export type ConnectorSchemaName = keyof ReturnType<typeof schemas>;
 
 const ref = (name: ConnectorSchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A path parameter checked with a text field of the contracts: its string form (a path is text). */
+function pathText(field: z.ZodType): Schema {
+  const { anyOf } = jsonSchema(field, 'input') as { anyOf?: Schema[] };
+  const text = anyOf?.find((s) => s.type === 'string');
+  if (!text) throw new Error('a path parameter is a text field');
+  return text;
+}
 
 /** Examples of each call (a test checks each against its zod contract). */
 export const CONNECTOR_EXAMPLES = {
@@ -405,7 +427,16 @@ export function connectorOpenApi(): Record<string, unknown> {
             answer: 'ImportResultAnswer',
             errors: [...BODY_ERRORS, 404, 507],
           }),
-          parameters: [{ name: 'IDInterne', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [
+            {
+              name: 'IDInterne',
+              in: 'path',
+              required: true,
+              description:
+                'The record’s `IDInterne`, percent-encoded. An id no record can have (blank, too long) answers 404 like an unknown one.',
+              schema: pathText(ZImportRecordIdParam.shape.IDInterne),
+            },
+          ],
         },
       },
       [`${BASE}/transactions`]: {
