@@ -1,9 +1,12 @@
 import { Writable } from 'node:stream';
-import { CONNECTOR_RATE_LIMITS, connectorOpenApi } from '@synchro/contracts';
+import { CONNECTOR_EXAMPLES, CONNECTOR_RATE_LIMITS, connectorOpenApi } from '@synchro/contracts';
+import { CONNECTOR_ORDER, parseConfig, readInfo, readLastSync } from '@synchro/config-xml';
 import { DEFAULT_RATE_LIMITS } from '../src/features/connector/limits.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/types.ts';
+import type { Db, Queryable, QueryOptions } from '../src/db/types.ts';
+import type { TransactionSettings } from '../src/db/transaction-settings.ts';
+import { ByteBudget } from '../src/offload/byte-budget.ts';
 import { createLifecycle } from '../src/lifecycle.ts';
 import { createMetrics, type ServerMetrics } from '../src/metrics/registry.ts';
 import { startMetricsServer } from '../src/metrics/server.ts';
@@ -14,6 +17,7 @@ import {
   CONNECTOR,
   connectorCall,
   connectorInstallation,
+  expectConnectorError,
   importRecord,
   transaction,
 } from './helpers/connector.ts';
@@ -305,6 +309,79 @@ describe('metrics', () => {
   });
 });
 
+/**
+ * `db` whose transactions fail the next statement matching a pattern as PostgreSQL fails one of
+ * two transactions waiting on each other (deadlock, SQLSTATE 40P01): what a batch meets when
+ * another batch with the same ids is written at the very same moment, made reliable.
+ */
+function stoppedStatements(db: Db) {
+  let pattern: RegExp | null = null;
+  let stopped = 0;
+  const failing = (tx: Queryable): Queryable => ({
+    query: <T>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+      if (pattern?.test(sql)) {
+        pattern = null;
+        stopped += 1;
+        return Promise.reject(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+      }
+      return tx.query<T>(sql, params, options);
+    },
+    exec: (sql) => tx.exec(sql),
+  });
+  const wrapped = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'transaction')
+        return <R>(fn: (tx: Queryable) => Promise<R>, settings?: TransactionSettings) =>
+          target.transaction((tx) => fn(failing(tx)), settings);
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return {
+    db: wrapped,
+    stopNext(statement: RegExp) {
+      pattern = statement;
+    },
+    get stopped() {
+      return stopped;
+    },
+  };
+}
+
+/**
+ * Connector calls whose answers are checked against the OpenAPI document: `problems` lists each
+ * answer off the document (a status it does not list, a body off its schema), `answered` the
+ * operations that answered without an error.
+ */
+function checkedCalls(app: FastifyInstance) {
+  const answered = new Set<string>();
+  const problems: string[] = [];
+  const call = async (
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    token: string | null,
+    ...rest: unknown[]
+  ) => {
+    const res = await connectorCall(
+      app,
+      method,
+      path,
+      token,
+      ...(rest as [unknown?, Record<string, string>?]),
+    );
+    const pathname = `${CONNECTOR}${path.split('?')[0]}`;
+    const json = String(res.headers['content-type']).startsWith('application/json');
+    const why = offContract(method, pathname, res.statusCode, json ? res.json() : res.body);
+    if (why) problems.push(why);
+    if (res.statusCode < 400)
+      answered.add(
+        `${method} ${pathname.replace(/\/import-records\/[^/]+\/result$/, '/import-records/{IDInterne}/result')}`,
+      );
+    return res;
+  };
+  return { call, answered, problems };
+}
+
 describe('the connector API as OpenAPI', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
@@ -333,31 +410,7 @@ describe('the connector API as OpenAPI', () => {
     const limited = await testApp(db, { connectorRateLimits: { 'import-queue': 2 }, logLevel: 'warn' });
     try {
       const inst = await connectorInstallation(db, 'OPSAPI01');
-      const answered = new Set<string>();
-      const problems: string[] = [];
-      const call = async (
-        method: 'GET' | 'POST' | 'PATCH',
-        path: string,
-        token: string | null,
-        ...rest: unknown[]
-      ) => {
-        const res = await connectorCall(
-          limited,
-          method,
-          path,
-          token,
-          ...(rest as [unknown?, Record<string, string>?]),
-        );
-        const pathname = `${CONNECTOR}${path.split('?')[0]}`;
-        const json = String(res.headers['content-type']).startsWith('application/json');
-        const why = offContract(method, pathname, res.statusCode, json ? res.json() : res.body);
-        if (why) problems.push(why);
-        if (res.statusCode < 400)
-          answered.add(
-            `${method} ${pathname.replace(/\/import-records\/[^/]+\/result$/, '/import-records/{IDInterne}/result')}`,
-          );
-        return res;
-      };
+      const { call, answered, problems } = checkedCalls(limited);
       const automate = await call('POST', '/automate', inst.token, {
         port: 8080,
         version: '4.2.1',
@@ -394,6 +447,8 @@ describe('the connector API as OpenAPI', () => {
       expect((await call('POST', '/import-records/INCONNU/result', inst.token, { Etat: 1 })).statusCode).toBe(
         404,
       );
+      const tooLong = `/import-records/${'x'.repeat(101)}/result`;
+      expect((await call('POST', tooLong, inst.token, { Etat: 1 })).statusCode).toBe(404);
       expect(
         (await call('POST', '/transactions', inst.token, { transactions: [transaction()] })).statusCode,
       ).toBe(200);
@@ -414,6 +469,140 @@ describe('the connector API as OpenAPI', () => {
       expect(expected.filter((op) => !answered.has(op))).toEqual([]);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('the rarer refusals follow it too: 409 of a stopped batch and of the drive, 503 server-busy, 507', async () => {
+    const faults = stoppedStatements(db);
+    // A share of 1 Ko per installation: held whole below, any body is then refused.
+    const bodies = new ByteBudget({ perInstallation: 1024, total: 1024 * 1024 });
+    const app = await testApp(faults.db, { bodies, logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSAPI02');
+      const { call, problems } = checkedCalls(app);
+      // PostgreSQL stops one of two batches sharing ids (deadlock): 409, nothing written.
+      faults.stopNext(/INSERT INTO import_records/);
+      const records = await call('POST', '/import-records', inst.token, { records: [importRecord()] });
+      expect(expectConnectorError(records, 409, 'conflict')).toContain('renvoyez-le');
+      faults.stopNext(/INSERT INTO transaction_logs/);
+      const transactions = await call('POST', '/transactions', inst.token, { transactions: [transaction()] });
+      expect(expectConnectorError(transactions, 409, 'conflict')).toContain('renvoyez-le');
+      expect(faults.stopped).toBe(2);
+      // A drive link the provider no longer honours.
+      await db.query(
+        `INSERT INTO drive_links (installation_id, provider, refresh_token, state, connected_at)
+         VALUES ($1, 'google', decode('00', 'hex'), 'revoked', now())`,
+        [inst.id],
+      );
+      expectConnectorError(await call('GET', '/drive/access-token', inst.token), 409, 'conflict');
+      // The installation's share of the memory budget is held: every body waits (503 server-busy).
+      const release = bodies.take(inst.id, 1024);
+      expect(release).not.toBeNull();
+      try {
+        const busy = [
+          await call('POST', '/automate', inst.token, { port: 8080 }),
+          await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '5' } }),
+          await call('POST', '/import-records', inst.token, { records: [importRecord()] }),
+          await call('POST', '/import-records/INCONNU/result', inst.token, { Etat: 1 }),
+          await call('POST', '/transactions', inst.token, { transactions: [transaction()] }),
+        ];
+        for (const res of busy) expectConnectorError(res, 503, 'server-busy');
+      } finally {
+        release?.();
+      }
+      // A storage quota of 1 byte: every write of records or transactions is refused (507).
+      await db.query('UPDATE installations SET storage_quota_bytes = 1 WHERE id = $1', [inst.id]);
+      const full = [
+        await call('POST', '/import-records', inst.token, { records: [importRecord()] }),
+        await call('POST', '/import-records/INCONNU/result', inst.token, { Etat: 1 }),
+        await call('POST', '/transactions', inst.token, { transactions: [transaction()] }),
+      ];
+      for (const res of full) expectConnectorError(res, 507, 'insufficient-storage');
+      expect(problems).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('GET /configuration never reads the text it gives, PATCH has no storage quota: only their possible statuses', async () => {
+    const app = await testApp(db, { logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSAPI03');
+      const { call, problems } = checkedCalls(app);
+      // Past its storage quota, the installation's connector still writes its parts (no 507).
+      await db.query('UPDATE installations SET storage_quota_bytes = 1 WHERE id = $1', [inst.id]);
+      const patched = await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '7' } });
+      expect(patched.statusCode, patched.body).toBe(200);
+      // An unreadable stored text: GET gives it as it is (no 422), PATCH cannot splice into it (422).
+      await db.query(`UPDATE configurations SET text = '<Connexion><Info>' WHERE installation_id = $1`, [
+        inst.id,
+      ]);
+      const read = await call('GET', '/configuration', inst.token);
+      expect([read.statusCode, read.body]).toEqual([200, '<Connexion><Info>']);
+      const refused = await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '8' } });
+      expectConnectorError(refused, 422, 'unreadable-configuration');
+      expect(problems).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('its examples are requests the server accepts, and the answers it gives them', async () => {
+    const ex = CONNECTOR_EXAMPLES;
+    const now = new Date(ex.AutomateReportAnswer.registeredAt);
+    const app = await testApp(db, { now: () => now, logLevel: 'warn' });
+    try {
+      const inst = await connectorInstallation(db, 'OPSAPI04');
+      const { call, problems } = checkedCalls(app);
+      // The example's address is one the server's default policy accepts (no documentation range).
+      const automate = await call('POST', '/automate', inst.token, ex.AutomateReport);
+      expect([automate.statusCode, automate.json()]).toEqual([200, ex.AutomateReportAnswer]);
+
+      const patched = await call('PATCH', '/configuration', inst.token, ex.ConfigurationPatch);
+      expect(patched.statusCode, patched.body).toBe(200);
+      const { version } = patched.json<{ version: number }>();
+      // Written under the connector's own element names: the console reads them back.
+      const [stored] = await db.query<{ text: string }>(
+        'SELECT text FROM configurations WHERE installation_id = $1',
+        [inst.id],
+      );
+      const written = parseConfig(stored?.text ?? '');
+      expect(readInfo(written)).toMatchObject({
+        connectorVersion: '6.19.4',
+        automateLabel: 'Version : 6.11.23.9',
+      });
+      expect(readLastSync(written)).toMatchObject({
+        dateHeure: '20251114080952542',
+        type: 'Complète',
+        duration: '00:04:11',
+        records: 1838,
+      });
+      for (const section of ['Info', 'DerSynchro'] as const)
+        for (const name of Object.keys(ex.ConfigurationPatch[section]))
+          expect(CONNECTOR_ORDER[section] as readonly string[], `${section}.${name}`).toContain(name);
+      // The history's author, as the operation's description says.
+      const [history] = await db.query<{ author: string }>(
+        'SELECT author FROM configuration_versions WHERE installation_id = $1 AND version = $2',
+        [inst.id, version],
+      );
+      const patchOp = (connectorOpenApi().paths as Record<string, Record<string, { description: string }>>)[
+        `${CONNECTOR}/configuration`
+      ]?.patch;
+      expect(patchOp?.description).toContain(`author \`${history?.author}\``);
+
+      const records = await call('POST', '/import-records', inst.token, ex.ImportRecordsRequest);
+      expect([records.statusCode, records.json()]).toEqual([200, ex.BatchAnswer]);
+      // The queue gives the example's record back as the example says (times to the millisecond).
+      const queue = await call('GET', '/import-records/queue', inst.token);
+      expect([queue.statusCode, queue.json()]).toEqual([200, ex.ImportQueueAnswer]);
+      const id = ex.ImportRecordsRequest.records[0]?.IDInterne ?? '';
+      const result = await call('POST', `/import-records/${id}/result`, inst.token, ex.ImportResult);
+      expect([result.statusCode, result.json()]).toEqual([200, ex.ImportResultAnswer]);
+      const transactions = await call('POST', '/transactions', inst.token, ex.TransactionsRequest);
+      expect([transactions.statusCode, transactions.json()]).toEqual([200, ex.BatchAnswer]);
+      expect(problems).toEqual([]);
+    } finally {
+      await app.close();
     }
   });
 

@@ -95,7 +95,8 @@ function zConfigChildren(section: 'Info' | 'DerSynchro') {
     .refine(
       (v) => Object.keys(v).length <= CONNECTOR_LIMITS.configKeysMax,
       `au plus ${CONNECTOR_LIMITS.configKeysMax} éléments`,
-    );
+    )
+    .meta({ maxProperties: CONNECTOR_LIMITS.configKeysMax });
 }
 
 export const ZConnectorSourceStatus = z.object({
@@ -217,7 +218,11 @@ export type TImportQueueRecord = z.output<typeof ZImportQueueRecord>;
 export const ZImportQueueAnswer = z.object({ records: z.array(ZImportQueueRecord) });
 export type TImportQueueAnswer = z.output<typeof ZImportQueueAnswer>;
 
-/** The `{IDInterne}` of POST /import-records/{IDInterne}/result. */
+/**
+ * The `{IDInterne}` of POST /import-records/{IDInterne}/result: an id a record can have (the same
+ * check as a record's `IDInterne`). The route answers any other 404, like an id the installation
+ * does not have.
+ */
 export const ZImportRecordIdParam = z.object({ IDInterne: zIdentifier(CONNECTOR_LIMITS.idMaxChars) });
 
 export const ZImportResult = z.object({

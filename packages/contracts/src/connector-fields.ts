@@ -50,6 +50,43 @@ export const CONNECTOR_LIMITS = {
 const nf = new Intl.NumberFormat('fr-FR');
 
 // ---------------------------------------------------------------------------------------------
+// What the OpenAPI document says of a field
+
+/** A JSON Schema (draft 2020-12, OpenAPI 3.1's). */
+export type TJsonSchema = Record<string, unknown>;
+
+const PUBLISHED_INPUT = new WeakMap<object, TJsonSchema>();
+
+/**
+ * `schema`, with what it accepts as JSON Schema. zod describes a transform's input by its types
+ * only (`"type": ["string", "number"]` for a text: no length, no bound, a boolean wherever a code
+ * is): each builder below states here, from the same arguments as its checks, what it accepts.
+ */
+function published<T extends z.ZodType>(schema: T, json: TJsonSchema): T {
+  PUBLISHED_INPUT.set(schema, json);
+  return schema;
+}
+
+/**
+ * What a field schema of this file accepts, as JSON Schema (connector-openapi.ts writes it in the
+ * document in place of zod's own description of its input); undefined for any other schema.
+ */
+export function publishedInput(schema: unknown): TJsonSchema | undefined {
+  const json = typeof schema === 'object' && schema !== null ? PUBLISHED_INPUT.get(schema) : undefined;
+  return json === undefined ? undefined : structuredClone(json);
+}
+
+/** A whole number JavaScript holds exactly: the numbers a text field takes as their digits. */
+const SAFE_INTEGER: TJsonSchema = {
+  type: 'integer',
+  minimum: Number.MIN_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+};
+
+/** Not blank: at least one character that is not white space (as `trim()` sees it). */
+const NOT_BLANK = '\\S';
+
+// ---------------------------------------------------------------------------------------------
 // Building blocks
 
 /** 'champ obligatoire' for a missing member, else `expected`. */
@@ -116,6 +153,15 @@ const CONTROL_MESSAGE = 'contient un caractère non autorisé (caractère de con
  * integer is taken as its digits (`812` for `"812"`).
  */
 export function zText(max: number) {
+  return published(zTextChecks(max), textInput(max));
+}
+
+/** What zText accepts, as JSON Schema; `text`: more of what its string form must be. */
+function textInput(max: number, text: TJsonSchema = {}): TJsonSchema {
+  return { anyOf: [{ type: 'string', maxLength: max, ...text }, SAFE_INTEGER] };
+}
+
+function zTextChecks(max: number) {
   return z
     .union([z.string(), z.number()], { error: typeError('texte attendu') })
     .transform((v, ctx) => {
@@ -141,7 +187,10 @@ export function zOptionalText(max: number) {
 
 /** An identifier: a non-blank text (an integer is taken as its digits). */
 export function zIdentifier(max: number) {
-  return zText(max).refine((v) => v.trim() !== '', 'ne doit pas être vide');
+  return published(
+    zTextChecks(max).refine((v) => v.trim() !== '', 'ne doit pas être vide'),
+    textInput(max, { pattern: NOT_BLANK }),
+  );
 }
 
 /** A free text (logs): anything PostgreSQL can store. */
@@ -152,27 +201,55 @@ export function zFreeText(max: number) {
     .refine(isStorableText, 'contient un caractère nul ou invalide');
 }
 
+/** An integer written as text (digits, a sign, blanks around). */
+const INTEGER_TEXT = /^\s*[+-]?\d{1,16}\s*$/;
+
 /** An integer within [min, max], also sent as a digit string (`"3"`). */
 export function zInteger(min: number, max: number) {
   const message = `nombre entier attendu, entre ${nf.format(min)} et ${nf.format(max)}`;
-  return z.union([z.number(), z.string()], { error: typeError(message) }).transform((v, ctx) => {
-    const n = typeof v === 'number' ? v : /^\s*[+-]?\d{1,16}\s*$/.test(v) ? Number(v) : NaN;
+  const schema = z.union([z.number(), z.string()], { error: typeError(message) }).transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : INTEGER_TEXT.test(v) ? Number(v) : NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       ctx.addIssue({ code: 'custom', message, input: v });
       return z.NEVER;
     }
     return n;
   });
+  return published(schema, {
+    anyOf: [
+      { type: 'integer', minimum: min, maximum: max },
+      {
+        type: 'string',
+        pattern: INTEGER_TEXT.source,
+        description: 'The same integer as its digits (same bounds).',
+      },
+    ],
+  });
 }
 
-/** One of a few integer codes, also sent as digit strings; `message` says what they mean. */
+/** A whole number written as text, of any length (a code's digits: `"01"` is 1). */
+const CODE_TEXT = /^\s*[+-]?\d+\s*$/;
+
+/**
+ * The texts CODE_TEXT takes that are one of `codes` (`Number` of the text): leading zeros, a sign,
+ * blanks around; `-0` is 0.
+ */
+function codeTextPattern(codes: readonly number[]): string {
+  const one = (c: number) => (c === 0 ? '[+-]?0+' : c > 0 ? `\\+?0*${c}` : `-0*${-c}`);
+  return `^\\s*(?:${codes.map(one).join('|')})\\s*$`;
+}
+
+/**
+ * One of a few integer codes, also sent as digit strings (and, with `booleans`, `true` for 1 and
+ * `false` for 0); `message` says what they mean.
+ */
 export function zCode<const T extends readonly number[]>(codes: T, message: string, booleans = false) {
-  return z
+  const schema = z
     .union([z.number(), z.string(), z.boolean()], { error: typeError(message) })
     .transform((v, ctx): T[number] => {
       let n: number = NaN;
       if (typeof v === 'number') n = v;
-      else if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) n = Number(v);
+      else if (typeof v === 'string' && CODE_TEXT.test(v)) n = Number(v);
       else if (typeof v === 'boolean' && booleans) n = v ? 1 : 0;
       if (!codes.includes(n)) {
         ctx.addIssue({ code: 'custom', message, input: v });
@@ -180,6 +257,13 @@ export function zCode<const T extends readonly number[]>(codes: T, message: stri
       }
       return n as T[number];
     });
+  return published(schema, {
+    anyOf: [
+      { enum: [...codes] },
+      { type: 'string', pattern: codeTextPattern(codes), description: 'The same code as its digits.' },
+      ...(booleans ? [{ type: 'boolean', description: '`true` for 1, `false` for 0.' }] : []),
+    ],
+  });
 }
 
 const DATE_TIME_MESSAGE =

@@ -407,6 +407,40 @@ describe('POST /import-records/{IDInterne}/result', () => {
     }
     expect((await records(b.id))[0]).toMatchObject({ etat: 0 });
   });
+
+  it('404 like an unknown id for an id no record can have: blank, over 100 characters, a control character', async () => {
+    const a = await connectorInstallation(ctx.db, 'RES4');
+    const rec = importRecord();
+    await post(a.token, [rec]);
+    for (const id of [
+      '  ',
+      'x'.repeat(101),
+      'é'.repeat(2048),
+      'NUXI\u0000',
+      `${rec.IDInterne as string}\u0007`,
+    ]) {
+      const res = await connectorCall(
+        ctx.app,
+        'POST',
+        `/import-records/${encodeURIComponent(id)}/result`,
+        a.token,
+        { Etat: 1 },
+      );
+      expect(expectConnectorError(res, 404, 'not-found'), id.slice(0, 20)).toBe(
+        `Aucun enregistrement d’import « ${id} » pour cette installation.`,
+      );
+    }
+    // An empty id, or one over the router's limit (2 048 characters as sent), does not reach the
+    // route: the API's 404 all the same.
+    for (const path of [
+      '/import-records//result',
+      `/import-records/${encodeURIComponent('é'.repeat(2048))}/result`,
+    ]) {
+      const res = await connectorCall(ctx.app, 'POST', path, a.token, { Etat: 1 });
+      expectConnectorError(res, 404, 'not-found');
+    }
+    expect((await records(a.id))[0]).toMatchObject({ etat: 0 });
+  });
 });
 
 describe('POST /transactions', () => {

@@ -23,7 +23,7 @@ import { connectorCaller, requireConnector } from './auth.ts';
 import { registerAutomate } from './automate.ts';
 import { checkConfigurationPatchTask } from './checked-batches.ts';
 import { parseIfNoneMatch, readConfigurationText, writeConnectorParts } from './configuration.ts';
-import { applyResult, ingestRecords, readQueue } from './import-records.ts';
+import { applyResult, ingestRecords, readQueue, unknownRecord } from './import-records.ts';
 import {
   BODY_LIMITS,
   DEFAULT_RATE_LIMITS,
@@ -168,7 +168,12 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
     `${BASE}/import-records/:IDInterne/result`,
     route('import-result', BODY_LIMITS.importResult),
     async (request): Promise<TImportResultAnswer> => {
-      const { IDInterne } = parseConnectorOr400(ZImportRecordIdParam, request.params);
+      // An id no record can have (blank, over 100 characters, a control character: what a
+      // record's IDInterne may not be) is not one of this installation's: 404 like an unknown id.
+      const id = ZImportRecordIdParam.safeParse(request.params);
+      if (!id.success)
+        throw unknownRecord(String((request.params as { IDInterne?: unknown }).IDInterne ?? ''));
+      const { IDInterne } = id.data;
       ensureRoom(request);
       const { installation } = connectorCaller(request);
       return applyResult(ctx, installation, IDInterne, bodyBytes(request), ctx.now());
