@@ -126,6 +126,14 @@ describe('POST /import-records', () => {
       [unknown.id],
     );
     expect(tx?.date_heure_trt).toEqual(new Date('2025-11-14T00:12:00Z'));
+
+    // No FuseauHoraire and no zone of the installation's own: Europe/Paris (the contract's default).
+    const none = await connectorInstallation(ctx.db, 'RECZONE3', {
+      configText: FIXTURE_CONFIG.replace(/<FuseauHoraire>[^<]*<\/FuseauHoraire>/, ''),
+    });
+    await ctx.db.query(`UPDATE installations SET time_zone = '' WHERE id = $1`, [none.id]);
+    await post(none.token, [importRecord({ DateHeure: '2025-07-14T09:12:00' })]);
+    expect((await records(none.id))[0]?.date_heure).toEqual(new Date('2025-07-14T07:12:00Z'));
   });
 
   it('idempotent on IDInterne: the same batch twice changes nothing; a duplicate inside a batch keeps the first', async () => {
