@@ -207,6 +207,8 @@ describe('a big configuration', () => {
       const emptied = await save(JSON.stringify({ exclusions: families.slice(0, 10) }));
       expect(emptied.statusCode, emptied.body).toBe(200);
       expect(ran).toContain('config.section-edit');
+      // The text is small again, the one it replaces is not: its changes are found there too.
+      expect(ran).toContain('config.version-changes');
       const last = await getConfiguration(db, inst.id);
       expect(last.text).toBe(editExclusions(after.text, { exclusions: families.slice(0, 10) } as never));
 
