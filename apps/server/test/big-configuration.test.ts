@@ -8,6 +8,7 @@ import { signIn, testApp } from './helpers/app.ts';
 import { connectorCall, connectorInstallation, expectConnectorError } from './helpers/connector.ts';
 import { openTestDb } from './helpers/db.ts';
 import { INVALID_JSON_MESSAGE } from '../src/http/json-body.ts';
+import { BODY_BYTE_WEIGHT } from '../src/features/configuration/edit-task.ts';
 
 /**
  * A configuration of several MB never holds the request thread (issue 14, docs/server.md Fair
@@ -227,6 +228,13 @@ describe('a big configuration', () => {
       expect(notJson.statusCode).toBe(400);
       expect(notJson.json().message).toBe(INVALID_JSON_MESSAGE);
       expect((await getConfiguration(db, inst.id)).version).toBe(last.version);
+
+      // A body weighs four stored bytes a byte (BODY_BYTE_WEIGHT): 3 000 families, 180 Ko, go too.
+      const middle = JSON.stringify({ exclusions: families.slice(0, 3_000) });
+      expect(middle.length * BODY_BYTE_WEIGHT).toBeGreaterThan(OFFLOAD_MIN_BYTES);
+      ran.length = 0;
+      expect((await save(middle)).statusCode).toBe(200);
+      expect(ran).toContain('config.section-edit');
     } finally {
       await app.close();
     }
