@@ -12,6 +12,7 @@ import { Piscina } from 'piscina';
 import { parseConfigTask } from './domain/config-parse-task.ts';
 import { versionChangesTask } from './domain/version-changes.ts';
 import { connectorEditTask } from './features/connector/configuration-tasks.ts';
+import { sectionEditTask } from './features/configuration/edit-task.ts';
 import { outcomeOf, pingTask, type OffloadTask } from './offload/task.ts';
 import { yieldCoresToRequests } from './offload/thread-priority.ts';
 
@@ -34,6 +35,7 @@ const TASKS: readonly OffloadTask<any, any>[] = [
   repairTask,
   parseConfigTask,
   connectorEditTask,
+  sectionEditTask,
   versionChangesTask,
 ];
 

@@ -1,4 +1,4 @@
-import { parseConfig, readLastSync, readTerminals } from '@synchro/config-xml';
+import { editExclusions, parseConfig, readLastSync, readTerminals } from '@synchro/config-xml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/types.ts';
 import { ConfigCache } from '../src/domain/config-cache.ts';
@@ -7,6 +7,8 @@ import { createOffloadPool, OFFLOAD_MIN_BYTES, type Offload } from '../src/offlo
 import { signIn, testApp } from './helpers/app.ts';
 import { connectorCall, connectorInstallation, expectConnectorError } from './helpers/connector.ts';
 import { openTestDb } from './helpers/db.ts';
+import { INVALID_JSON_MESSAGE } from '../src/http/json-body.ts';
+import { BODY_BYTE_WEIGHT } from '../src/features/configuration/edit-task.ts';
 
 /**
  * A configuration of several MB never holds the request thread (issue 14, docs/server.md Fair
@@ -150,6 +152,8 @@ describe('a big configuration', () => {
       });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(ran).toEqual(expect.arrayContaining(['config.parse', 'config.version-changes']));
+      // The Complement section is small: its edit is done here, not sent to a thread.
+      expect(ran).not.toContain('config.section-edit');
       const after = await getConfiguration(db, inst.id);
       expect(after.text).toContain('gros@exemple.fr');
       const history = (await app.inject({ url: '/api/configuration-history', headers: { cookie } })).json();
@@ -165,6 +169,72 @@ describe('a big configuration', () => {
       expect(restored.statusCode, restored.body).toBe(200);
       expect(ran).toEqual(expect.arrayContaining(['config.parse', 'config.version-changes']));
       expect((await getConfiguration(db, inst.id)).text).not.toContain('gros@exemple.fr');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('takes a big exclusions save in the worker thread: body read, checked and applied there, the same text as here', async () => {
+    const inst = await connectorInstallation(db, 'BIGCFG04');
+    const app = await testApp(db, { offload: watched });
+    try {
+      const cookie = await signIn(app, 'BIGCFG04');
+      const save = (body: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/database/exclusions',
+          headers: { cookie, 'content-type': 'application/json' },
+          payload: body,
+        });
+      // A body past OFFLOAD_MIN_BYTES: neither parsed nor checked nor applied on the request thread.
+      const families = Array.from({ length: 12_000 }, (_, i) => ({
+        id: `GRANDE${i}|`,
+        libelle: `Famille ${i}`,
+        type: 'ItemFamily',
+      }));
+      const big = JSON.stringify({ exclusions: families });
+      expect(big.length).toBeGreaterThan(OFFLOAD_MIN_BYTES);
+      const before = await getConfiguration(db, inst.id);
+      ran.length = 0;
+      const saved = await save(big);
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(ran).toContain('config.section-edit');
+      const after = await getConfiguration(db, inst.id);
+      expect(after.version).toBe(before.version + 1);
+      expect(after.text).toBe(editExclusions(before.text, { exclusions: families } as never));
+
+      // A small body, but the stored Exclusions are big now: the edit goes to the thread too.
+      ran.length = 0;
+      const emptied = await save(JSON.stringify({ exclusions: families.slice(0, 10) }));
+      expect(emptied.statusCode, emptied.body).toBe(200);
+      expect(ran).toContain('config.section-edit');
+      // The text is small again, the one it replaces is not: its changes are found there too.
+      expect(ran).toContain('config.version-changes');
+      const last = await getConfiguration(db, inst.id);
+      expect(last.text).toBe(editExclusions(after.text, { exclusions: families.slice(0, 10) } as never));
+
+      // A big body refused there as here: the same 400, nothing written.
+      const wrong = structuredClone(families);
+      (wrong[11_000] as { type: string }).type = 'Oups';
+      ran.length = 0;
+      const refused = await save(JSON.stringify({ exclusions: wrong }));
+      expect(ran).toContain('config.section-edit');
+      expect(refused.statusCode).toBe(400);
+      const small = await save(JSON.stringify({ exclusions: [wrong[11_000]] }));
+      expect(small.statusCode).toBe(400);
+      expect(refused.json().code).toBe('VALIDATION');
+      expect(refused.json().message).toBe(small.json().message.replace('exclusions.0.', 'exclusions.11000.'));
+      const notJson = await save(`${big.slice(0, -1)},]`);
+      expect(notJson.statusCode).toBe(400);
+      expect(notJson.json().message).toBe(INVALID_JSON_MESSAGE);
+      expect((await getConfiguration(db, inst.id)).version).toBe(last.version);
+
+      // A body weighs four stored bytes a byte (BODY_BYTE_WEIGHT): 3 000 families, 180 Ko, go too.
+      const middle = JSON.stringify({ exclusions: families.slice(0, 3_000) });
+      expect(middle.length * BODY_BYTE_WEIGHT).toBeGreaterThan(OFFLOAD_MIN_BYTES);
+      ran.length = 0;
+      expect((await save(middle)).statusCode).toBe(200);
+      expect(ran).toContain('config.section-edit');
     } finally {
       await app.close();
     }

@@ -241,8 +241,10 @@ export async function writeNewVersion(
     scopes = previousScopes;
   } else {
     const input = { beforeText: current.text, afterText: text, previousScopes, next, connector };
+    // Both texts are scanned: either big sends the work to a thread (a save that empties a big
+    // section leaves a small text after a big one).
     const changes =
-      options.offload && text.length >= OFFLOAD_MIN_BYTES
+      options.offload && Math.max(text.length, current.text.length) >= OFFLOAD_MIN_BYTES
         ? await options.offload.run(versionChangesTask, input)
         : versionChanges({ ...input, before: options.currentDoc });
     scopes = changes.scopes;

@@ -183,8 +183,58 @@ export class SectionEditor {
         else kids.push(this.ws(indent, parent), child, this.ws(this.lineIndent(parent) ?? '', parent));
       }
     }
+    // The parent too: a child changed before it was inserted is already dirty, and touch stops there.
     touch(child);
+    touch(parent);
     return child;
+  }
+
+  /**
+   * Inserts `children` in their order, as many insert calls would, each right after the one
+   * before: the first where `where` says, the others after it. One pass over the parent's
+   * children however many are inserted (an insert call scans them once per child).
+   */
+  insertAll(
+    parent: XElement,
+    children: readonly XElement[],
+    where: { after?: XElement; before?: XElement } = {},
+  ): void {
+    const first = children[0];
+    if (first === undefined) return;
+    this.insert(parent, first, where);
+    if (children.length === 1) return;
+    const rest = children.slice(1);
+    const items: XNode[] = [];
+    if (parent.fresh) {
+      for (const child of rest) {
+        child.parent = parent;
+        items.push(child);
+      }
+    } else {
+      // Read after the first insert, which may have given the parent its first element child;
+      // the others all go after that one, so what these two read no longer changes.
+      const inline = this.inline(parent);
+      const indent = this.childIndent(parent);
+      for (const child of rest) {
+        child.parent = parent;
+        child.indent = indent;
+        if (!inline) items.push(this.ws(indent, parent));
+        items.push(child);
+      }
+    }
+    const kids = parent.children;
+    spliceIn(kids, kids.indexOf(first) + 1, items);
+    if (parent.fresh) return;
+    for (const child of rest) touch(child);
+    touch(parent);
+  }
+
+  /** insertAll with the first child placed by insertOrdered. */
+  insertAllOrdered(parent: XElement, children: readonly XElement[], order: readonly string[]): void {
+    const first = children[0];
+    if (first === undefined) return;
+    this.insertOrdered(parent, first, order);
+    this.insertAll(parent, children.slice(1), { after: first });
   }
 
   /**
@@ -217,6 +267,37 @@ export class SectionEditor {
     const from = i > 0 && isBlankText(kids[i - 1] as XNode, this.src) ? i - 1 : i;
     kids.splice(from, i - from + 1);
     touch(parent);
+  }
+
+  /**
+   * Removes nodes as remove would, called on each in document order (a node and the blank text
+   * left just before it), in one pass over each parent's children (remove scans them per node).
+   */
+  removeAll(nodes: Iterable<XElement>): void {
+    const byParent = new Map<XElement, Set<XNode>>();
+    for (const node of nodes) {
+      const parent = node.parent;
+      if (!parent) continue;
+      let gone = byParent.get(parent);
+      if (!gone) byParent.set(parent, (gone = new Set()));
+      gone.add(node);
+    }
+    for (const [parent, gone] of byParent) {
+      const kids = parent.children;
+      let kept = 0;
+      let removed = false;
+      for (let i = 0; i < kids.length; i++) {
+        const k = kids[i] as XNode;
+        if (!gone.has(k)) kids[kept++] = k;
+        else {
+          // kids[0, kept) is what the earlier removals left: the blank before k is the last of it.
+          if (kept > 0 && isBlankText(kids[kept - 1] as XNode, this.src)) kept--;
+          removed = true;
+        }
+      }
+      kids.length = kept;
+      if (removed) touch(parent);
+    }
   }
 
   /** The child `name` of `parent`, created empty at its place in `order` when missing. */
@@ -302,6 +383,14 @@ export class SectionEditor {
     }
     this.insertOrdered(parent, this.el(name, String(value)), order);
   }
+}
+
+/** Inserts `items` into `kids` at `at`, in place, in one pass (no spread: lists may be long). */
+function spliceIn(kids: XNode[], at: number, items: readonly XNode[]): void {
+  const tail = kids.slice(at);
+  kids.length = at;
+  for (const item of items) kids.push(item);
+  for (const item of tail) kids.push(item);
 }
 
 /** Blank text node (spaces, tabs, line ends only). */

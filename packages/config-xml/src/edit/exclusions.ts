@@ -33,6 +33,7 @@ export function editExclusions(input: string | ConfigDocument, payload: TExclusi
     }
     const ofType = exclusions.filter((ex) => typeOf(ex) === type);
     const kept = new Set<string>();
+    const removed: XElement[] = [];
     let lastValeur: XElement | undefined;
     for (const ex of ofType) {
       for (const v of childrenNamed(childNamed(ex, 'Valeurs'), 'Valeur')) {
@@ -42,9 +43,11 @@ export function editExclusions(input: string | ConfigDocument, payload: TExclusi
           const libelle = wanted.get(id);
           if (libelle !== undefined) ed.setValue(v, 'Libelle', libelle, ORDER.Valeur);
           if (ex === ofType[0]) lastValeur = v;
-        } else ed.remove(v);
+        } else removed.push(v);
       }
     }
+    // In one pass per Valeurs (tens of thousands of families: one scan each would be quadratic).
+    ed.removeAll(removed);
     const added = [...wanted].filter(([id]) => !kept.has(id));
     if (added.length === 0) continue;
     let ex = ofType[0];
@@ -54,11 +57,10 @@ export function editExclusions(input: string | ConfigDocument, payload: TExclusi
     }
     const valeurs = ed.ensure(ex, 'Valeurs', ORDER.Exclusion);
     lastValeur ??= childrenNamed(valeurs, 'Valeur').at(-1);
-    for (const [id, libelle] of added) {
-      const v = ed.el('Valeur', [ed.el('Code', id), ed.el('IDInterne', id), ed.el('Libelle', libelle ?? '')]);
-      ed.insert(valeurs, v, lastValeur ? { after: lastValeur } : {});
-      lastValeur = v;
-    }
+    const fresh = added.map(([id, libelle]) =>
+      ed.el('Valeur', [ed.el('Code', id), ed.el('IDInterne', id), ed.el('Libelle', libelle ?? '')]),
+    );
+    ed.insertAll(valeurs, fresh, lastValeur ? { after: lastValeur } : {});
   }
   return ed.finish();
 }

@@ -100,7 +100,8 @@ export function editSources(input: Input, payload: TSourcesPayload): string {
       !isSecretEmpty(s.MDP) ||
       s.Lecture_Seule,
   );
-  let previous: XElement | undefined = existing[existing.length - 1];
+  const previous: XElement | undefined = existing[existing.length - 1];
+  const added: XElement[] = [];
   p.sources.forEach((s, i) => {
     let el = existing[i];
     if (!el) {
@@ -109,8 +110,7 @@ export function editSources(input: Input, payload: TSourcesPayload): string {
         'Source',
         ORDER.Source.slice(0, 8).map((name) => ed.el(name, name === 'Lecture_Seule' ? '0' : '')),
       );
-      ed.insert(ed.section, el, previous ? { after: previous } : {});
-      previous = el;
+      added.push(el);
     }
     ed.setValue(el, 'Provider', s.Provider, ORDER.Source);
     ed.setValue(el, 'Serveur', s.Serveur, ORDER.Source);
@@ -119,6 +119,7 @@ export function editSources(input: Input, payload: TSourcesPayload): string {
     ed.setSecret(el, 'MDP', s.MDP, SECRET_PLACEHOLDER, ORDER.Source);
     ed.setFlag(el, 'Lecture_Seule', s.Lecture_Seule, ORDER.Source);
   });
+  ed.insertAll(ed.section, added, previous ? { after: previous } : {});
   return ed.finish();
 }
 
@@ -143,24 +144,27 @@ export function editExternalLinks(input: Input, payload: TExternalLinksPayload):
   );
   let list = childNamed(s, 'Liaisons');
   const existing = childrenNamed(list, 'Liaison');
-  let previous: XElement | undefined = existing[existing.length - 1];
+  const previous: XElement | undefined = existing[existing.length - 1];
+  const added: XElement[] = [];
   p.Liaisons.forEach((l, i) => {
     let el = existing[i];
     if (!el) {
       if (i > last) return;
-      list ??= ed.ensure(s, 'Liaisons', ORDER.Liaisons_Externes);
       el = ed.el(
         'Liaison',
         ORDER.Liaison.map((name) => ed.el(name)),
       );
-      ed.insert(list, el, previous ? { after: previous } : {});
-      previous = el;
+      added.push(el);
     }
     ed.setValue(el, 'Logiciel', l.Logiciel, ORDER.Liaison);
     ed.setValue(el, 'Config', l.Config, ORDER.Liaison);
     ed.setValue(el, 'Utilisateur', l.Utilisateur, ORDER.Liaison);
     ed.setSecret(el, 'MDP', l.MDP, SECRET_PLACEHOLDER, ORDER.Liaison);
   });
+  if (added.length > 0) {
+    list ??= ed.ensure(s, 'Liaisons', ORDER.Liaisons_Externes);
+    ed.insertAll(list, added, previous ? { after: previous } : {});
+  }
   return ed.finish();
 }
 
@@ -188,20 +192,23 @@ export function editExternalCalendars(input: Input, payload: TExternalCalendarsP
   if (p.agendaType.trim() !== storedType && !isOneOf(ZAgendaType.options, p.agendaType))
     throw invalidPayload([{ path: 'agendaType', message: AGENDA_TYPE_MESSAGE }]);
   if (agenda) ed.setTrimmed(agenda, 'Type_Agenda', p.agendaType, ORDER.Agenda);
-  let previous: XElement | undefined = existing[Math.min(existing.length, target) - 1];
+  const previous: XElement | undefined = existing[Math.min(existing.length, target) - 1];
+  const added: XElement[] = [];
   for (let i = 0; i < target; i++) {
     const m = p.mappings[i] as { ID_Salarie: string; ID_Agenda: string };
     let el = existing[i];
     if (!el) {
-      list ??= ed.ensure(agenda as XElement, 'Correspondances', ORDER.Agenda);
       el = ed.el('Correspondance', [ed.el('ID_Salarie', LIBRE_ID), ed.el('ID_Agenda', LIBRE_ID)]);
-      ed.insert(list, el, previous ? { after: previous } : {});
-      previous = el;
+      added.push(el);
     }
     setMappingId(ed, el, 'ID_Salarie', m.ID_Salarie);
     setMappingId(ed, el, 'ID_Agenda', m.ID_Agenda);
   }
-  for (let i = target; i < existing.length; i++) ed.remove(existing[i] as XElement);
+  if (added.length > 0) {
+    list ??= ed.ensure(agenda as XElement, 'Correspondances', ORDER.Agenda);
+    ed.insertAll(list, added, previous ? { after: previous } : {});
+  }
+  ed.removeAll(existing.slice(target));
   return ed.finish();
 }
 
@@ -230,7 +237,8 @@ export function editSyncData(input: Input, payload: TSyncDataPayload): string {
     const ref = textOf(d, 'Reference').trim();
     if (!byRef.has(ref)) byRef.set(ref, d);
   }
-  let previous: XElement | undefined = all[all.length - 1];
+  const previous: XElement | undefined = all[all.length - 1];
+  const added: XElement[] = [];
   for (const item of p.syncData) {
     const ref = item.Reference.trim();
     let el = byRef.get(ref);
@@ -241,13 +249,13 @@ export function editSyncData(input: Input, payload: TSyncDataPayload): string {
         ed.el('Libelle', item.Libelle),
         ed.el('Histo', String(item.Histo)),
       ]);
-      ed.insert(ed.section, el, previous ? { after: previous } : {});
-      previous = el;
+      added.push(el);
       byRef.set(ref, el);
     }
     ed.setFlag(el, 'Complete', item.Complete, ORDER.Donnee);
     ed.setInt(el, 'Histo', item.Histo, ORDER.Donnee);
   }
+  ed.insertAll(ed.section, added, previous ? { after: previous } : {});
   return ed.finish();
 }
 
@@ -317,6 +325,7 @@ export function editPlanifications(input: Input, payload: TPlanificationsPayload
     ed.setTrimmed(s, 'FuseauHoraireValeur', p.timeZone.value, ORDER.Planifications);
   }
   const existing = childrenNamed(s, 'Planning');
+  const added: XElement[] = [];
   p.plannings.forEach((pl, i) => {
     let el = existing[i];
     if (!el) {
@@ -325,7 +334,7 @@ export function editPlanifications(input: Input, payload: TPlanificationsPayload
         ed.el('Heure', pl.time),
         ed.el('Ordre', pl.type),
       ]);
-      ed.insertOrdered(s, el, ORDER.Planifications);
+      added.push(el);
     }
     ed.setInt(el, 'Jour', pl.day, ORDER.Planning);
     ed.setTrimmed(el, 'Heure', pl.time, ORDER.Planning);
@@ -333,7 +342,9 @@ export function editPlanifications(input: Input, payload: TPlanificationsPayload
     if (!ordre || ed.current(ordre).trim().toUpperCase() !== pl.type)
       ed.setValue(el, 'Ordre', pl.type, ORDER.Planning);
   });
-  for (let i = p.plannings.length; i < existing.length; i++) ed.remove(existing[i] as XElement);
+  // Each new one after the one before (insertOrdered would find the last Planning: that one).
+  ed.insertAllOrdered(s, added, ORDER.Planifications);
+  ed.removeAll(existing.slice(p.plannings.length));
   return ed.finish();
 }
 

@@ -141,6 +141,7 @@ export function editTerminal(
     if (!wanted.has(c.IDInterne.trim())) wanted.set(c.IDInterne.trim(), c.Libelle);
   const list = pathNamed(t, 'Filtres/Commerciaux');
   const kept = new Set<string>();
+  const removed: XElement[] = [];
   let last: XElement | undefined;
   for (const c of childrenNamed(list, 'Commercial')) {
     const id = textOf(c, 'IDInterne').trim();
@@ -148,23 +149,23 @@ export function editTerminal(
     if (wanted.has(id) && !kept.has(id)) {
       kept.add(id);
       last = c;
-    } else ed.remove(c);
+    } else removed.push(c);
   }
+  ed.removeAll(removed);
   const added = [...wanted.keys()].filter((id) => !kept.has(id));
   if (added.length > 0) {
     const group = list ?? ed.ensure(ed.ensure(t, 'Filtres', TERMINAL_ORDER), 'Commerciaux', FILTRES_ORDER);
     last ??= childrenNamed(group, 'Commercial').at(-1);
-    for (const id of added) {
+    const fresh = added.map((id) => {
       const ref = data.salarie(id);
       if (!ref) throw unknown('Le commercial', id);
-      const c = ed.el('Commercial', [
+      return ed.el('Commercial', [
         ed.el('IDInterne', id),
         ed.el('Code', ref.Code),
         ed.el('Libelle', ref.Libelle),
       ]);
-      ed.insert(group, c, last ? { after: last } : {});
-      last = c;
-    }
+    });
+    ed.insertAll(group, fresh, last ? { after: last } : {});
   }
 
   // Autorisations.
@@ -175,7 +176,8 @@ export function editTerminal(
     if (id !== '' && !byId.has(id)) byId.set(id, a);
   }
   let changed = false;
-  let lastAuth = childrenNamed(auths, 'Autorisation').at(-1);
+  const lastAuth = childrenNamed(auths, 'Autorisation').at(-1);
+  const addedAuths: XElement[] = [];
   for (const a of p.authorizations) {
     const id = a.ID.trim();
     const el = byId.get(id);
@@ -187,17 +189,20 @@ export function editTerminal(
       continue;
     }
     if (a.Autorise === 0) continue;
-    auths ??= ed.ensure(t, 'Autorisations', TERMINAL_ORDER);
     const n = ed.el('Autorisation', [
       ed.el('ID', id),
       ed.el('Autorise', String(a.Autorise)),
       ed.el('Libelle', a.Libelle),
     ]);
-    if (lastAuth) ed.insert(auths, n, { after: lastAuth });
-    else ed.insertOrdered(auths, n, AUTORISATIONS_ORDER);
-    lastAuth = n;
+    addedAuths.push(n);
     byId.set(id, n);
     changed = true;
+  }
+  if (addedAuths.length > 0) {
+    auths ??= ed.ensure(t, 'Autorisations', TERMINAL_ORDER);
+    // Each new one after the one before, the first after the last stored one.
+    if (lastAuth) ed.insertAll(auths, addedAuths, { after: lastAuth });
+    else ed.insertAllOrdered(auths, addedAuths, AUTORISATIONS_ORDER);
   }
   if (changed && auths) updateAutorisationLongue(ed, auths);
   return ed.finish();

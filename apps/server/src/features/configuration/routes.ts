@@ -4,7 +4,6 @@ import {
   PLANNINGS_LIST_PATH,
   type TSaveableSectionKey,
   type TSaveResponse,
-  type TSectionPayloadNormal,
 } from '@synchro/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -12,12 +11,13 @@ import { derive } from '../../domain/config-cache.ts';
 import { documentOr422 } from '../../domain/config-reading.ts';
 import { AppError } from '../../http/errors.ts';
 import { currentInstallation, currentSignIn, requireSession } from '../../http/session-guard.ts';
-import { parseOr400 } from '../../http/validate.ts';
+import { installRawJsonBodies } from '../../http/json-body.ts';
 import { legacyPlannings, SECTION_SAVERS, SECTION_VIEWS } from './sections.ts';
 import { parseIfMatch } from '../../http/if-match.ts';
 import { ENCODES_ITSELF, sendRepresentation } from '../../http/representations.ts';
 import { JSON_CONTENT_TYPE } from '../../domain/current-user.ts';
-import { saveSection, sectionSave } from './service.ts';
+import { saveInput, sectionSave } from './edit-task.ts';
+import { saveSection } from './service.ts';
 import { historyReferences } from '../../domain/sync-data-history.ts';
 
 const NO_REFERENCES: ReadonlySet<string> = new Set();
@@ -60,22 +60,21 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
     });
   }
 
-  const saveRoute = (key: TSaveableSectionKey) => {
-    const { path, method, payload: schema } = sectionSave(key);
+  const saveRoute = (scope: FastifyInstance, key: TSaveableSectionKey) => {
+    const { path, method } = sectionSave(key);
     const errorField = SECTION_SAVERS[key].errorField === true;
-    app.route({
+    scope.route({
       method,
       url: path,
       preHandler,
       handler: async (request: FastifyRequest, reply: FastifyReply): Promise<TSaveResponse> => {
         try {
           const ifMatch = parseIfMatch(request.headers['if-match']);
-          const payload = parseOr400(schema, request.body) as TSectionPayloadNormal<typeof key>;
           return await saveSection(ctx.db, {
             key,
             installation: currentInstallation(request),
             ifMatch,
-            payload,
+            input: saveInput(key, request.body),
             address: request.ip,
             retention: ctx.versionRetention,
             offload: ctx.offload,
@@ -89,7 +88,13 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
       },
     });
   };
-  for (const key of CONFIG_SECTION_KEYS) if (CONFIG_SECTIONS[key].save) saveRoute(key as TSaveableSectionKey);
+  const saveable = CONFIG_SECTION_KEYS.filter((key) => CONFIG_SECTIONS[key].save) as TSaveableSectionKey[];
+  for (const key of saveable) if (!SECTION_SAVERS[key].bigBody) saveRoute(app, key);
+  // The saves that take a big body read it as bytes: a big one is parsed in a worker thread.
+  void app.register(async (scope) => {
+    installRawJsonBodies(scope);
+    for (const key of saveable) if (SECTION_SAVERS[key].bigBody) saveRoute(scope, key);
+  });
 
   app.get(PLANNINGS_LIST_PATH, { preHandler }, async (request) => {
     const { entry, doc } = await currentDocument(ctx, request);

@@ -26,6 +26,7 @@ import {
   readSyncData,
   readTerminals,
   type ConfigDocument,
+  type SectionName,
 } from '@synchro/config-xml';
 import type { Queryable } from '../../db/types.ts';
 import { setInstallationTimeZone, type Installation } from '../../domain/installations.ts';
@@ -62,6 +63,17 @@ export const SECTION_VIEWS: {
 export interface SectionSaver<K extends TSaveableSectionKey> {
   /** The config-xml edit: newest document and validated payload → new text. */
   edit: (doc: ConfigDocument, payload: TSectionPayloadNormal<K>) => string;
+  /**
+   * The sections the edit opens or reads: their size and the body's bound the edit's time, and a
+   * big edit runs in a worker thread (service.ts).
+   */
+  reads: readonly SectionName[];
+  /**
+   * The body may be big (BODY_LIMITS): the route takes it as bytes, and a big one is read, checked
+   * and applied in a worker thread, never on the request thread. Only for a save whose payload
+   * the server needs for nothing else (no `index`, no `alsoWrite`).
+   */
+  bigBody?: true;
   /** The terminal a save is about (compared alone on a stale If-Match). */
   index?: (payload: TSectionPayloadNormal<K>) => number;
   /** Another write of the same save, in its transaction. */
@@ -71,14 +83,16 @@ export interface SectionSaver<K extends TSaveableSectionKey> {
 }
 
 export const SECTION_SAVERS: { [K in TSaveableSectionKey]: SectionSaver<K> } = {
-  sources: { edit: editSources },
-  externalLinks: { edit: editExternalLinks },
-  externalCalendars: { edit: editExternalCalendars },
-  syncData: { edit: editSyncData },
-  exclusions: { edit: editExclusions },
-  complement: { edit: editComplement },
+  sources: { edit: editSources, reads: ['Sources'] },
+  externalLinks: { edit: editExternalLinks, reads: ['Liaisons_Externes'] },
+  externalCalendars: { edit: editExternalCalendars, reads: ['Liaisons_Externes'] },
+  syncData: { edit: editSyncData, reads: ['Donnees_A_Synchroniser'] },
+  // Data: the families' labels, for entries sent without one.
+  exclusions: { edit: editExclusions, reads: ['Exclusions', 'Data'], bigBody: true },
+  complement: { edit: editComplement, reads: ['Complement'] },
   planifications: {
     edit: editPlanifications,
+    reads: ['Planifications'],
     // The installation keeps the chosen zone too (docs/spec-notes.md, Saves of the settings screens).
     alsoWrite: async (tx, installation, p) => {
       if (p.timeZone) await setInstallationTimeZone(tx, installation, p.timeZone.label.trim());
@@ -87,6 +101,8 @@ export const SECTION_SAVERS: { [K in TSaveableSectionKey]: SectionSaver<K> } = {
   },
   terminals: {
     edit: (doc, p) => editTerminal(doc, p.terminalIndex, p.terminal),
+    // Data: the technicians', depots' and employees' lists.
+    reads: ['Terminaux', 'Data'],
     index: (p) => p.terminalIndex,
   },
 };

@@ -1,55 +1,30 @@
 import type { VersionRetention } from '../../config/env.ts';
-import {
-  CONFIG_SECTIONS,
-  type ConfigSectionSave,
-  type TSaveableSectionKey,
-  type TSaveResponse,
-  type TSectionPayloadNormal,
-} from '@synchro/contracts';
-import { ConfigXmlError } from '@synchro/config-xml';
+import type { TSaveableSectionKey, TSaveResponse } from '@synchro/contracts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
   conflict,
   lockConfiguration,
   scopeUnchangedSince,
-  unreadableConfiguration,
   writeNewVersion,
 } from '../../domain/configurations.ts';
 import type { Installation } from '../../domain/installations.ts';
 import { AppError } from '../../http/errors.ts';
-import { invalidPayload } from '../../http/validate.ts';
 import { parseStoredOffThread } from '../../domain/config-parse-task.ts';
 import type { Offload } from '../../offload/pool.ts';
+import { editSection, sectionSave, type SaveInput } from './edit-task.ts';
 import { SECTION_SAVERS } from './sections.ts';
-
-/** An edit's ConfigXmlError as the answer the administrator sees. */
-function editFailure(err: ConfigXmlError): AppError {
-  switch (err.code) {
-    case 'invalid-payload':
-      return invalidPayload(err.issues ?? [{ path: '', message: err.message }]);
-    case 'unknown-reference':
-      return new AppError(400, err.message, 'unknown-reference');
-    case 'secret-destination':
-      return new AppError(400, err.message, 'secret-destination');
-    case 'terminal-index':
-      return new AppError(400, 'Impossible de déterminer le terminal à mettre à jour', 'terminal-index');
-    default:
-      return unreadableConfiguration(err);
-  }
-}
-
-/** The save of a section of the registry (every saveable key has one). */
-export const sectionSave = (key: TSaveableSectionKey): ConfigSectionSave =>
-  CONFIG_SECTIONS[key].save as ConfigSectionSave;
 
 export interface SaveRequest<K extends TSaveableSectionKey> {
   key: K;
   installation: Installation;
   /** The version the client edited (If-Match), or null. */
   ifMatch: number | null;
-  /** Validated with the section's payload schema. */
-  payload: TSectionPayloadNormal<K>;
+  /**
+   * The payload validated with the section's payload schema; or, for a save that takes a big body
+   * (SectionSaver.bigBody), the body's bytes, read and checked with the edit in a worker thread.
+   */
+  input: SaveInput<K>;
   address: string;
   retention: VersionRetention;
   /** The worker threads: a big configuration is scanned there, never on the request thread. */
@@ -66,10 +41,12 @@ export async function saveSection<K extends TSaveableSectionKey>(
   db: Db,
   req: SaveRequest<K>,
 ): Promise<TSaveResponse> {
-  const { installation, payload } = req;
+  const { installation } = req;
   const saver = SECTION_SAVERS[req.key];
   const { edit: kind } = sectionSave(req.key);
-  const index = saver.index?.(payload);
+  if ('body' in req.input && (!saver.bigBody || saver.index || saver.alsoWrite))
+    throw new Error(`La sauvegarde ${req.key} ne prend pas de corps à lire hors du fil.`);
+  const index = 'payload' in req.input ? saver.index?.(req.input.payload) : undefined;
   const audit = (
     tx: Queryable,
     details: Record<string, unknown>,
@@ -99,10 +76,10 @@ async function saveInTransaction<K extends TSaveableSectionKey>(
   req: SaveRequest<K>,
   audit: (tx: Queryable, details: Record<string, unknown>) => Promise<void>,
 ): Promise<TSaveResponse> {
-  const { installation, payload } = req;
+  const { installation, input } = req;
   const saver = SECTION_SAVERS[req.key];
   const { edit: kind, success } = sectionSave(req.key);
-  const index = saver.index?.(payload);
+  const index = 'payload' in input ? saver.index?.(input.payload) : undefined;
   return db.transaction(async (tx) => {
     const current = await lockConfiguration(tx, installation.id);
     const doc = await parseStoredOffThread(req.offload, current.text);
@@ -112,13 +89,8 @@ async function saveInTransaction<K extends TSaveableSectionKey>(
       !(await scopeUnchangedSince(tx, installation.id, req.ifMatch, current, doc, kind, index))
     )
       throw conflict();
-    let text: string;
-    try {
-      text = saver.edit(doc, payload);
-    } catch (err) {
-      if (err instanceof ConfigXmlError) throw editFailure(err);
-      throw err;
-    }
+    // A big edit (a big section or body) runs in a worker thread, a small one here.
+    const text = await editSection(req.offload, req.key, current.text, doc, input);
     const written =
       text === current.text
         ? null
@@ -128,7 +100,7 @@ async function saveInTransaction<K extends TSaveableSectionKey>(
             offload: req.offload,
           });
     const version = written?.version ?? current.version;
-    await saver.alsoWrite?.(tx, installation, payload);
+    if ('payload' in input) await saver.alsoWrite?.(tx, installation, input.payload);
     await audit(tx, { fromVersion: current.version, version, summary: written?.summary ?? [] });
     return { message: success, version };
   });
