@@ -114,9 +114,7 @@ describe('Historique de la configuration', () => {
     expect(screen.getByRole('article', { name: 'Version 9' })).toHaveTextContent('Restauration');
     expect(screen.getByText(/^96\smises à jour du connecteur$/)).toBeInTheDocument();
     expect(screen.getByText(/Sont conservées les 50 dernières versions/)).toBeVisible();
-    expect(
-      screen.getByText(/90 jours au plus et dans la limite de 256 Mo enregistrés ;/),
-    ).toBeVisible();
+    expect(screen.getByText(/90 jours au plus et dans la limite de 256 Mo enregistrés ;/)).toBeVisible();
     await userEvent.click(screen.getByRole('button', { name: 'Afficher' }));
     expect(await screen.findByText('Dernière synchronisation')).toBeVisible();
     expect(screen.getByLabelText('Afficher les mises à jour du connecteur')).toBeChecked();
