@@ -44,7 +44,7 @@ import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
 import { createLiveHub } from './live/hub.ts';
-import { liveRoutes } from './features/live/routes.ts';
+import { HEARTBEAT_MS, liveRoutes } from './features/live/routes.ts';
 import { installCompression } from './http/compression.ts';
 import { RepresentationStore } from './domain/representation-store.ts';
 import { serveAssetsFromMemory } from './http/static-assets.ts';
@@ -112,6 +112,8 @@ export interface AppDeps {
   supportLinks?: TSupportLinks;
   /** Encoded answers that repeat (http/representations.ts; tests watch it); a new store otherwise. */
   representations?: RepresentationStore;
+  /** How often an event stream re-asks its session and pings (features/live); 25 s otherwise. */
+  liveHeartbeatMs?: number;
 }
 
 /** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
@@ -162,6 +164,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     supportLinks: deps.supportLinks ?? {},
     representations: deps.representations ?? new RepresentationStore(),
     live: createLiveHub(deps.db),
+    liveHeartbeatMs: deps.liveHeartbeatMs ?? HEARTBEAT_MS,
   };
 }
 

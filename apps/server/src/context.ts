@@ -49,6 +49,8 @@ export interface AppContext {
   metrics: ServerMetrics;
   /** The live events of the console (features/live, docs/live.md). */
   live: LiveHub;
+  /** How often an event stream re-asks its session and pings (HEARTBEAT_MS of features/live). */
+  liveHeartbeatMs: number;
   /** The support links of Général (SUPPORT_*_URL). */
   supportLinks: TSupportLinks;
   /** Encoded answers that repeat, per installation (domain/representation-store.ts). */

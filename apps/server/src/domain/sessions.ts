@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/types.ts';
 import { hashSessionToken, randomToken } from '../security/secrets.ts';
-import { installationColumns, type Installation } from './installations.ts';
+import { accessRefusal, installationColumns, type Installation } from './installations.ts';
 import { sessionCacheOf } from './session-cache.ts';
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -101,6 +101,29 @@ export async function findLiveSession(
   // A touch is itself a change (migration 020): that read is not kept, the next one is.
   if (cache && liveWithoutTouch(live.session, now)) cache.store(tokenHash, installation.id, live, readAt);
   return live;
+}
+
+/**
+ * Whether a session is still live at `now` (not ended, not expired, not idle too long, its
+ * installation still allowed in), without touching it: an open event stream re-asks this, and
+ * must not keep an unattended session alive (features/live/routes.ts).
+ */
+export async function sessionStillLive(
+  db: Queryable,
+  token: string,
+  secret: string,
+  now: Date,
+): Promise<boolean> {
+  const [row] = await db.query<Installation & { sLastSeenAt: Date; sExpiresAt: Date }>(LIVE_SESSION_SQL, [
+    hashSessionToken(token, secret),
+  ]);
+  if (!row) return false;
+  const { sLastSeenAt, sExpiresAt, ...installation } = row;
+  return (
+    sExpiresAt.getTime() > now.getTime() &&
+    now.getTime() - sLastSeenAt.getTime() < SESSION_IDLE_MS &&
+    accessRefusal(installation, now) === null
+  );
 }
 
 export async function deleteSession(db: Queryable, token: string, secret: string): Promise<void> {

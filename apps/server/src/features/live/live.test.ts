@@ -113,6 +113,49 @@ describe('GET /api/events', () => {
     theirs.close();
   });
 
+  it("a logout ends the session's open streams at once; another session's stream stays", async () => {
+    const inst = await connectorInstallation(db, 'LIVE0006');
+    const cookie = await signIn(app, inst.syncId);
+    const mine = await openStream(app, cookie);
+    const other = await openStream(app, await signIn(app, inst.syncId));
+    await until(() => mine.text().length > 0 && other.text().length > 0);
+    const ended = new Promise<void>((resolve) => mine.res.on('end', () => resolve()));
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } })).statusCode,
+    ).toBeLessThan(300);
+    await ended;
+    await connectorCall(app, 'POST', '/import-records', inst.token, {
+      records: [importRecord({ IDInterne: 'LIVEREC6' })],
+    });
+    await until(() => other.events.some((e) => e.event === 'records'));
+    expect(mine.events).toEqual([]);
+    other.close();
+  });
+
+  it('a session ended elsewhere (another server, expiry, suspension) ends its stream at the next heartbeat', async () => {
+    const quick = await testApp(db, { liveHeartbeatMs: 100 });
+    await quick.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const inst = await connectorInstallation(db, 'LIVE0007');
+      const stream = await openStream(quick, await signIn(quick, inst.syncId));
+      await until(() => stream.text().includes(': ping'));
+      const ended = new Promise<void>((resolve) => stream.res.on('end', () => resolve()));
+      await db.query('DELETE FROM sessions WHERE installation_id = $1', [inst.id]);
+      await ended;
+
+      // Suspended: the same.
+      const cookie = await signIn(quick, inst.syncId);
+      const again = await openStream(quick, cookie);
+      await until(() => again.text().includes(': ping'));
+      const endedAgain = new Promise<void>((resolve) => again.res.on('end', () => resolve()));
+      await db.query('UPDATE installations SET suspended = true WHERE id = $1', [inst.id]);
+      await endedAgain;
+      await db.query('UPDATE installations SET suspended = false WHERE id = $1', [inst.id]);
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('SIGTERM (the lifecycle stopping) ends the open streams while the server still answers', async () => {
     const lifecycle = createLifecycle();
     const db2 = await openTestDb();

@@ -4,11 +4,17 @@ import { CONFIG_SECTIONS, SYNC_HISTORY_PATH } from '@synchro/contracts';
 import type { AppContext } from '../../context.ts';
 import { currentInstallation, requireSession } from '../../http/session-guard.ts';
 import { requestInstallation } from '../../http/request-installation.ts';
+import { readSessionToken } from '../../http/session-cookie.ts';
+import { sessionStillLive } from '../../domain/sessions.ts';
 import type { LiveEvent } from '../../live/hub.ts';
 
 /** GET /api/events: the event stream of the signed-in installation (docs/live.md). */
 export const LIVE_EVENTS_PATH = '/api/events';
-/** A comment line this often keeps proxies and the browser from closing an idle stream. */
+/**
+ * A comment line this often keeps proxies and the browser from closing an idle stream; before it,
+ * the stream's session is asked again (ended elsewhere, expired, idle, installation suspended:
+ * the stream ends, and EventSource's reconnection then gets its 401).
+ */
 export const HEARTBEAT_MS = 25_000;
 /** What EventSource waits before reconnecting after the stream ends (server restart). */
 const RETRY_MS = 2_000;
@@ -58,14 +64,23 @@ function eventOf(request: FastifyRequest, payload: unknown): LiveEvent | null {
 export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const hub = ctx.live;
   const open = new Set<() => void>();
+  // The streams of each session token: a logout through this server ends them at once.
+  const bySession = new Map<string, Set<() => void>>();
   const endAll = () => {
     for (const end of [...open]) end();
+  };
+  const endSession = (token: string) => {
+    for (const end of [...(bySession.get(token) ?? [])]) end();
   };
   // The server stopping (SIGTERM, lifecycle.ts) ends every stream (one listener for all of them):
   // EventSource reconnects to the next server after `retry`.
   ctx.lifecycle.signal.addEventListener('abort', endAll, { once: true });
   // A callback hook, not an async one: it runs on every request.
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method === 'POST' && request.routeOptions.url === API_PATHS.logout) {
+      const token = readSessionToken(request);
+      if (token) endSession(token);
+    }
     const event = reply.statusCode >= 300 ? null : eventOf(request, payload);
     const installation = event && event.count !== 0 ? requestInstallation(request) : null;
     if (event && installation) hub.publish(installation.id, event);
@@ -77,6 +92,8 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
     { preHandler: requireSession(ctx) },
     (request: FastifyRequest, reply: FastifyReply) => {
       const installation = currentInstallation(request);
+      // requireSession passed: the cookie holds a live session's token.
+      const token = readSessionToken(request) ?? '';
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -91,13 +108,24 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
       const unsubscribe = hub.subscribe(installation.id, (event) => {
         res.write(`id: ${++id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       });
-      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+      const streams = bySession.get(token) ?? new Set<() => void>();
+      bySession.set(token, streams);
+      const heartbeat = setInterval(() => {
+        sessionStillLive(ctx.db, token, ctx.sessionSecret, ctx.now()).then(
+          (live) => (live ? res.write(': ping\n\n') : end()),
+          // The database not answering: end too; the reconnection asks again.
+          () => end(),
+        );
+      }, ctx.liveHeartbeatMs);
       const end = () => {
         open.delete(end);
+        streams.delete(end);
+        if (streams.size === 0) bySession.delete(token);
         clearInterval(heartbeat);
         unsubscribe();
         if (!res.writableEnded) res.end();
       };
+      streams.add(end);
       open.add(end);
       if (ctx.lifecycle.stopping) end();
       request.raw.on('close', end);
