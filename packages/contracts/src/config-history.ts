@@ -182,6 +182,8 @@ export type TRestoreResponse = z.infer<typeof ZRestoreResponse>;
 export const CONFIG_HISTORY_MESSAGES = {
   versionNotFound: 'Version introuvable : elle a peut-être été supprimée par la rétention.',
   restored: 'La configuration a été restaurée.',
+  connectorNotRestorable:
+    'Une mise à jour du connecteur ne se restaure pas : restaurez la version enregistrée par la console avant elle.',
   nothingToRestore: 'Rien à restaurer : ces sections sont déjà comme dans cette version.',
   ifMatchRequired:
     'En-tête If-Match obligatoire : indiquez la version actuelle de la configuration (rechargez la page).',

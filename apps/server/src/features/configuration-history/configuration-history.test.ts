@@ -1,4 +1,5 @@
 import {
+  CONFIG_HISTORY_MESSAGES,
   CONFLICT_MESSAGE,
   ZConfigChanges,
   ZConfigHistoryPage,
@@ -216,6 +217,28 @@ describe('configuration history', () => {
       payload: {},
     });
     expect(pruned.statusCode).toBe(404);
+  });
+
+  it('a connector version is not restored, even with the text a later save kept as its backup', async () => {
+    const a = await setup('HISTA09');
+    await patch(a.token, 1);
+    const connectorVersion = (await getConfiguration(ctx.db, a.id)).version;
+    await saveSources(a.cookie, (s) => {
+      s[0]!.Serveur = 'SRV-9';
+    });
+    const before = await getConfiguration(ctx.db, a.id);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/configuration-history/${connectorVersion}/restore`,
+      headers: { cookie: a.cookie, 'if-match': `"${before.version}"` },
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toEqual({
+      message: CONFIG_HISTORY_MESSAGES.connectorNotRestorable,
+      code: 'not-restorable',
+    });
+    expect(await getConfiguration(ctx.db, a.id)).toEqual(before);
   });
 
   it('a save from a screen opened before 60 connector writes and the pruning of its version’s text: accepted; the same section changed meanwhile: 409', async () => {

@@ -218,6 +218,19 @@ async function versionText(q: Queryable, installationId: string, version: number
   return text;
 }
 
+/**
+ * A connector version is not restorable (its list row says so: docs/config-history.md), even when
+ * a person's save kept its text as the backup of the version it replaced.
+ */
+async function refuseConnectorVersion(q: Queryable, installationId: string, version: number): Promise<void> {
+  const [row] = await q.query<{ author: string }>(
+    'SELECT author FROM configuration_versions WHERE installation_id = $1 AND version = $2',
+    [installationId, version],
+  );
+  if (row?.author === 'connector')
+    throw new AppError(409, CONFIG_HISTORY_MESSAGES.connectorNotRestorable, 'not-restorable');
+}
+
 /** The sections whose console scopes differ between two documents. */
 function differingSections(a: ConfigDocument, b: ConfigDocument): THistorySection[] {
   return HISTORY_SECTION_KEYS.filter((section) => {
@@ -325,6 +338,7 @@ export async function restoreVersion(db: Db, req: RestoreRequest): Promise<TRest
     return await db.transaction(async (tx) => {
       const current = await lockConfiguration(tx, req.installation.id);
       if (req.ifMatch !== current.version) throw conflict();
+      await refuseConnectorVersion(tx, req.installation.id, req.version);
       const old = await parseStoredOffThread(
         req.offload,
         await versionText(tx, req.installation.id, req.version),
