@@ -52,6 +52,10 @@ export const AUDIT_ACTIONS = {
   'installation.resume': { kind: 'administration', label: 'Réactivation de l’installation' },
   'installation.set-expiry': { kind: 'administration', label: 'Date d’expiration modifiée' },
   'history.seed': { kind: 'administration', label: 'Données de banc d’essai ajoutées' },
+  'history.prune': {
+    kind: 'administration',
+    label: 'Suppression des anciens enregistrements et transactions',
+  },
   'audit.seed': { kind: 'administration', label: 'Journal d’audit rempli pour le banc d’essai' },
 } as const satisfies Record<string, { kind: TAuditKind; label: string }>;
 export type TAuditAction = keyof typeof AUDIT_ACTIONS;

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
+import { recordAudit } from '../domain/audit.ts';
 import { validateConfigText } from '../domain/configurations.ts';
 import {
   createInstallation,
@@ -294,10 +295,27 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
           const result = await pruneHistory(db, days, new Date(), {
             onBatch: (_table, _rows, took) => ms.push(took),
           });
+          // Each installation that lost rows has it in its journal.
+          const syncIds = new Map(
+            (
+              await db.query<{ id: string; syncId: string }>(
+                'SELECT id, sync_id AS "syncId" FROM installations',
+              )
+            ).map((r) => [r.id, r.syncId]),
+          );
+          for (const [installationId, deleted] of result.byInstallation)
+            await recordAudit(db, {
+              installationId,
+              syncId: syncIds.get(installationId) ?? null,
+              actor: 'admin',
+              action: 'history.prune',
+              details: { olderThanDays: days, ...deleted },
+            });
           ms.sort((a, b) => a - b);
           const p = (q: number) => Math.round((ms[Math.max(0, Math.ceil(q * ms.length) - 1)] ?? 0) * 10) / 10;
+          const { byInstallation: _perInstallation, ...summary } = result;
           io.out(
-            JSON.stringify({ ...result, longestBatchMs: p(1), batchMsP50: p(0.5), batchMsP95: p(0.95) }),
+            JSON.stringify({ ...summary, longestBatchMs: p(1), batchMsP50: p(0.5), batchMsP95: p(0.95) }),
           );
         });
         return 0;

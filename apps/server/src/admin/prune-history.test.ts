@@ -56,5 +56,11 @@ describe('npm run admin -- prune-history --days N', () => {
     expect(await ids('import_records', id)).toEqual(['NEW']);
     expect(await ids('transaction_logs', id)).toEqual(['NEW']);
     expect(JSON.parse(out.at(-1) ?? '{}')).toMatchObject({ records: 1, transactions: 1 });
+    // The installation's journal says it (the pass at 60 days deleted nothing: no row).
+    const audits = await db.query<{ actor: string; details: unknown }>(
+      `SELECT actor, details FROM audit_log WHERE installation_id = $1 AND action = 'history.prune'`,
+      [id],
+    );
+    expect(audits).toEqual([{ actor: 'admin', details: { olderThanDays: 30, records: 1, transactions: 1 } }]);
   });
 });

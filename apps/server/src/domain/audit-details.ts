@@ -96,6 +96,7 @@ const FORMATS: Record<string, Formatter> = {
   premium: (v) => ['Premium', yesNo(v)],
   expiresAt: (v) => ['Expiration', v ? text(v) : 'aucune'],
   records: (v) => ['Enregistrements', text(v)],
+  olderThanDays: (v) => ['Plus anciens que', `${text(v)}\u00a0jours`],
   transactions: (v) => ['Transactions', text(v)],
   installations: (v) => ['Installations', text(v)],
 };

@@ -103,6 +103,7 @@ describe('history retention (HISTORY_RETENTION_DAYS)', () => {
       cancelled: 0,
       deferred: false,
       longestBatchMs: 0,
+      byInstallation: new Map(),
     });
     // The scheduler with the option off runs nothing, even with a 1 ms interval.
     const retention = startHistoryRetention(db, null, () => {}, 1);

@@ -75,6 +75,8 @@ export interface HistoryPruneResult {
   deferred: boolean;
   /** The longest batch, ms. */
   longestBatchMs: number;
+  /** What was deleted in each installation that lost rows (the admin command audits it). */
+  byInstallation: Map<string, { records: number; transactions: number }>;
 }
 
 /**
@@ -106,6 +108,7 @@ export async function pruneHistory(
     cancelled: 0,
     deferred: false,
     longestBatchMs: 0,
+    byInstallation: new Map(),
   };
   if (days === null) return result;
   const cutoff = new Date(now.getTime() - days * 86_400_000);
@@ -148,6 +151,12 @@ export async function pruneHistory(
         if (rows.length > 0) deleting += 1;
         if (table === 'import_records') result.records += rows.length;
         else result.transactions += rows.length;
+        if (rows.length > 0) {
+          const mine = result.byInstallation.get(id) ?? { records: 0, transactions: 0 };
+          if (table === 'import_records') mine.records += rows.length;
+          else mine.transactions += rows.length;
+          result.byInstallation.set(id, mine);
+        }
         const full = rows.length === size;
         for (const row of rows) {
           if (
