@@ -26,6 +26,8 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       return;
     case 'transactions':
       refresh(queryKeys.dashboard);
+      // Terminaux's figures and last exchanges (a terminal's recent transactions included).
+      refresh(queryKeys.terminalsActivity);
       liveCounts.add('transactions', event.count ?? 0);
       return;
     case 'record-state':
