@@ -44,6 +44,7 @@ import type { SyncOrderSettings } from './features/sync-automate/service.ts';
 import { transactionLogsRoutes } from './features/transaction-logs/routes.ts';
 import { userRoutes } from './features/user/routes.ts';
 import { createLiveHub } from './live/hub.ts';
+import { createConfigWriteGate, type ConfigWriteGate } from './domain/config-write-gate.ts';
 import { HEARTBEAT_MS, liveRoutes } from './features/live/routes.ts';
 import { installCompression } from './http/compression.ts';
 import { RepresentationStore } from './domain/representation-store.ts';
@@ -114,6 +115,8 @@ export interface AppDeps {
   representations?: RepresentationStore;
   /** How often an event stream re-asks its session and pings (features/live); 25 s otherwise. */
   liveHeartbeatMs?: number;
+  /** One configuration write of an installation at a time (tests hold it); a new gate otherwise. */
+  configWrites?: ConfigWriteGate;
 }
 
 /** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
@@ -165,6 +168,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     representations: deps.representations ?? new RepresentationStore(),
     live: createLiveHub(deps.db),
     liveHeartbeatMs: deps.liveHeartbeatMs ?? HEARTBEAT_MS,
+    configWrites: deps.configWrites ?? createConfigWriteGate(),
   };
 }
 

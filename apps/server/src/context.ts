@@ -11,6 +11,7 @@ import type { DriveSettings } from './domain/drive-links.ts';
 import type { Mailer } from './domain/mail-sender.ts';
 import type { AutomateAddressPolicy } from './network/automate-address.ts';
 import type { Offload } from './offload/pool.ts';
+import type { ConfigWriteGate } from './domain/config-write-gate.ts';
 import type { RepresentationStore } from './domain/representation-store.ts';
 
 /** What every feature's routes receive: the database, the clock and the server's settings. */
@@ -51,6 +52,8 @@ export interface AppContext {
   live: LiveHub;
   /** How often an event stream re-asks its session and pings (HEARTBEAT_MS of features/live). */
   liveHeartbeatMs: number;
+  /** One configuration write of an installation at a time (domain/config-write-gate.ts). */
+  configWrites: ConfigWriteGate;
   /** The support links of Général (SUPPORT_*_URL). */
   supportLinks: TSupportLinks;
   /** Encoded answers that repeat, per installation (domain/representation-store.ts). */

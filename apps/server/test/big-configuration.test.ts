@@ -160,9 +160,10 @@ describe('a big configuration', () => {
       expect(JSON.stringify(history)).toContain('Complément');
 
       ran.length = 0;
+      // Version 1, the installation's first (the one before is the connector's: not restorable).
       const restored = await app.inject({
         method: 'POST',
-        url: `/api/configuration-history/${before.version}/restore`,
+        url: '/api/configuration-history/1/restore',
         headers: { cookie, 'if-match': `"${after.version}"` },
         payload: {},
       });

@@ -71,15 +71,18 @@ export function configurationHistoryRoutes(app: FastifyInstance, ctx: AppContext
       if (ifMatch === null)
         throw new AppError(428, CONFIG_HISTORY_MESSAGES.ifMatchRequired, 'if-match-required');
       const body = parseOr400(ZRestoreRequest, request.body ?? {});
-      return restoreVersion(ctx.db, {
-        installation: currentInstallation(request),
-        version,
-        sections: body.sections,
-        ifMatch,
-        address: request.ip,
-        retention: ctx.versionRetention,
-        offload: ctx.offload,
-      });
+      const installation = currentInstallation(request);
+      return ctx.configWrites.run(installation.id, () =>
+        restoreVersion(ctx.db, {
+          installation,
+          version,
+          sections: body.sections,
+          ifMatch,
+          address: request.ip,
+          retention: ctx.versionRetention,
+          offload: ctx.offload,
+        }),
+      );
     },
   );
 }

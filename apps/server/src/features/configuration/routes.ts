@@ -70,15 +70,18 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
       handler: async (request: FastifyRequest, reply: FastifyReply): Promise<TSaveResponse> => {
         try {
           const ifMatch = parseIfMatch(request.headers['if-match']);
-          return await saveSection(ctx.db, {
-            key,
-            installation: currentInstallation(request),
-            ifMatch,
-            input: saveInput(key, request.body),
-            address: request.ip,
-            retention: ctx.versionRetention,
-            offload: ctx.offload,
-          });
+          const installation = currentInstallation(request);
+          return await ctx.configWrites.run(installation.id, () =>
+            saveSection(ctx.db, {
+              key,
+              installation,
+              ifMatch,
+              input: saveInput(key, request.body),
+              address: request.ip,
+              retention: ctx.versionRetention,
+              offload: ctx.offload,
+            }),
+          );
         } catch (err) {
           if (!errorField || !(err instanceof AppError)) throw err;
           return reply

@@ -131,14 +131,17 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
     route('configuration-write', BODY_LIMITS.configurationPatch),
     async (request): Promise<TConnectorConfigPatchAnswer> => {
       const patch = await runOnBody(ctx.offload, checkConfigurationPatchTask, { body: bodyBytes(request) });
-      return writeConnectorParts(
-        ctx.db,
-        ctx.offload,
-        connectorCaller(request).installation,
-        patch,
-        request.ip,
-        ctx.versionRetention,
-        ctx.now(),
+      const { installation } = connectorCaller(request);
+      return ctx.configWrites.run(installation.id, () =>
+        writeConnectorParts(
+          ctx.db,
+          ctx.offload,
+          installation,
+          patch,
+          request.ip,
+          ctx.versionRetention,
+          ctx.now(),
+        ),
       );
     },
   );

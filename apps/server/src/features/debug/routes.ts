@@ -9,7 +9,8 @@ export function debugRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(API_PATHS.debugXmlStatus, guard, async (request): Promise<TXmlStatusResponse> =>
     xmlStatus(ctx, currentInstallation(request).id),
   );
-  app.post(API_PATHS.debugRepairXml, guard, async (request): Promise<TRepairResponse> =>
-    repairStored(ctx, currentInstallation(request), request.ip),
-  );
+  app.post(API_PATHS.debugRepairXml, guard, async (request): Promise<TRepairResponse> => {
+    const installation = currentInstallation(request);
+    return ctx.configWrites.run(installation.id, () => repairStored(ctx, installation, request.ip));
+  });
 }
