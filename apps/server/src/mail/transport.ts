@@ -117,16 +117,11 @@ export function smtpTransport(settings: SmtpSettings, timeoutMs = SEND_TIMEOUT_M
   });
   return {
     relay,
+    // Every step of the exchange is bounded (connection, greeting, each answer: `timeoutMs`), not
+    // the whole of it: a deadline on the whole answered « timeout » while the exchange went on, and
+    // a relay slow at each step got the email, then again at the retry.
     async send(mail) {
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<Delivery>((resolve) => {
-        // Every step has its own timeout; this one bounds the whole exchange.
-        timer = setTimeout(
-          () => resolve(deliveryFailure({ code: 'ETIMEDOUT' }, relay, timeoutMs)),
-          timeoutMs,
-        );
-      });
-      const attempt = transporter
+      return transporter
         .sendMail({
           from: mail.from,
           to: mail.to,
@@ -140,11 +135,6 @@ export function smtpTransport(settings: SmtpSettings, timeoutMs = SEND_TIMEOUT_M
           (info): Delivery => ({ ok: true, response: relayAnswer(String(info.response ?? '')) }),
           (err: unknown): Delivery => deliveryFailure(err as SmtpFailure, relay, timeoutMs),
         );
-      try {
-        return await Promise.race([attempt, deadline]);
-      } finally {
-        clearTimeout(timer);
-      }
     },
   };
 }

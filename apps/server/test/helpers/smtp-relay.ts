@@ -11,6 +11,7 @@ import { SMTPServer } from 'smtp-server';
  * - `refuse`: answers 550 to every recipient (or `code`, e.g. 451 for a passing refusal);
  * - `starttls`: offers STARTTLS with a self-signed certificate and refuses any mail before it;
  * - `hang`: takes the envelope, then never answers the message's end;
+ * - `slow`: takes every message, answering each step (sender, recipient, end) after `stepMs`;
  * - `auth`: asks for AUTH PLAIN/LOGIN (without TLS here) and takes only `user`/`password`.
  */
 
@@ -36,6 +37,7 @@ export type RelayMode =
   | { mode: 'refuse'; code?: number }
   | { mode: 'starttls' }
   | { mode: 'hang' }
+  | { mode: 'slow'; stepMs: number }
   | { mode: 'auth'; user: string; password: string };
 
 /** A self-signed certificate for localhost and 127.0.0.1 (openssl, in a temporary folder). */
@@ -81,6 +83,8 @@ export async function startRelay(
   const received: ReceivedMail[] = [];
   const relay = { connections: 0 };
   const hanging: (() => void)[] = [];
+  const later = (callback: () => void) =>
+    options.mode === 'slow' ? void setTimeout(callback, options.stepMs) : callback();
   const server = new SMTPServer({
     authOptional: options.mode !== 'auth',
     allowInsecureAuth: options.mode === 'auth',
@@ -109,7 +113,7 @@ export async function startRelay(
         callback(err);
         return;
       }
-      callback();
+      later(() => callback());
     },
     onRcptTo(address, _session, callback) {
       if (options.mode === 'refuse') {
@@ -121,7 +125,7 @@ export async function startRelay(
         callback(err);
         return;
       }
-      callback();
+      later(() => callback());
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -137,7 +141,7 @@ export async function startRelay(
           raw: Buffer.concat(chunks).toString('utf8'),
           secure: session.secure,
         });
-        callback();
+        later(() => callback());
       });
     },
   });

@@ -184,6 +184,19 @@ describe('the relay', () => {
     );
   });
 
+  it('a relay slow at every step but within each step’s time: sent once, not retried as a timeout', async () => {
+    // Three steps of 600 ms: 1.8 s in all, over the 1.5 s that each step is given.
+    const slow = await relay({ mode: 'slow', stepMs: 600 });
+    const clock = testClock();
+    const [id] = await writeMails(clock);
+    const s = sender(testMailer(slow.url, { timeoutMs: 1500 }), clock);
+    await s.runOnce();
+    await s.stop();
+    const [row] = await rowsOf([id as string]);
+    expect(row?.state).toBe('sent');
+    expect(slow.received).toHaveLength(1);
+  });
+
   it('a relay that asks for credentials: SMTP_USER/SMTP_PASSWORD are used; wrong ones fail without being quoted', async () => {
     const auth = await relay({ mode: 'auth', user: 'relay-user', password: 'relay-P4ss-word' });
     const clock = testClock();
