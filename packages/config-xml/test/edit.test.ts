@@ -379,6 +379,30 @@ describe('editComplement', () => {
     expect(readComplement(parseConfig(cleared)).googleApiKey).toBe('');
   });
 
+  it('refuses changed addresses that are malformed or more than 20; a stored value comes back as it is', () => {
+    const p = complement();
+    const many = Array.from({ length: 21 }, (_, i) => `a${i}@exemple.fr`).join(';');
+    const tooMany = fails(
+      () => editComplement(FIXTURE, { ...p, mailRapport: { ...p.mailRapport, mailDestinataire: many } }),
+      'invalid-payload',
+    );
+    expect(tooMany.message).toContain('Au plus 20 adresses.');
+    const malformed = fails(
+      () =>
+        editComplement(FIXTURE, { ...p, mailRapport: { ...p.mailRapport, mailDestinataire: 'lea@exemple' } }),
+      'invalid-payload',
+    );
+    expect(malformed.message).toContain('Adresse e-mail invalide');
+    // A stored value the rules would refuse (an older tool's) still saves back unchanged.
+    const stored = editComplement(FIXTURE, {
+      ...p,
+      mailRapport: { ...p.mailRapport, mailDestinataire: 'lea@exemple.fr' },
+    }).replace('lea@exemple.fr', 'pas une adresse');
+    const back = readComplement(parseConfig(stored)) as TSectionPayloadNormal<'complement'>;
+    expect(back.mailRapport.mailDestinataire).toBe('pas une adresse');
+    expect(editComplement(stored, { ...back, scriptComplementaire: 'X=1' })).toContain('pas une adresse');
+  });
+
   it('keeps a stored drive type outside the list when it comes back; refuses another', () => {
     const stored = editComplement(FIXTURE, { ...complement(), driveType: 'google' }).replace(
       '<Type_Drive>google</Type_Drive>',

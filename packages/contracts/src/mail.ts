@@ -39,14 +39,24 @@ export const MAX_RECIPIENTS = 20;
 export const INVALID_TEST_ADDRESS =
   'Adresse e-mail invalide\u00a0: saisissez une ou plusieurs adresses de la forme nom@entreprise.fr, séparées par un point-virgule.';
 
+export const TOO_MANY_RECIPIENTS = `Au plus ${MAX_RECIPIENTS} adresses.`;
+
+/**
+ * What is wrong with a « Notification par email » value, in French, or null: each address well
+ * formed, at most MAX_RECIPIENTS (beyond, the emails would silently go to the first ones only).
+ */
+export function emailListProblem(value: string): string | null {
+  if (!isValidEmailList(value)) return INVALID_TEST_ADDRESS;
+  if (emailAddresses(value).length > MAX_RECIPIENTS) return TOO_MANY_RECIPIENTS;
+  return null;
+}
+
 export const ZTestReportRequest = z.object({
   mailDestinataire: z
     .string({ error: INVALID_TEST_ADDRESS })
     .max(1000, { error: INVALID_TEST_ADDRESS })
     .refine((v) => v.trim() !== '' && isValidEmailList(v), { error: INVALID_TEST_ADDRESS })
-    .refine((v) => emailAddresses(v).length <= MAX_RECIPIENTS, {
-      error: `Au plus ${MAX_RECIPIENTS} adresses.`,
-    }),
+    .refine((v) => emailAddresses(v).length <= MAX_RECIPIENTS, { error: TOO_MANY_RECIPIENTS }),
 });
 export type TTestReportRequest = z.input<typeof ZTestReportRequest>;
 

@@ -1,6 +1,7 @@
 import {
   AGENDA_TYPE_MESSAGE,
   DRIVE_TYPE_MESSAGE,
+  emailListProblem,
   LIBRE_ID,
   SECRET_PLACEHOLDER,
   ZAgendaType,
@@ -280,6 +281,13 @@ export function editComplement(input: Input, payload: TComplementPayload): strin
     throw invalidPayload([{ path: 'driveType', message: DRIVE_TYPE_MESSAGE }]);
   if (!same) ed.setValue(ed.ensure(s, 'Drive', ORDER.Complement), 'Type_Drive', drive, ORDER.Drive);
   const m = p.mailRapport;
+  // The addresses, when changed: well formed and at most MAX_RECIPIENTS (beyond, the emails would
+  // silently reach the first ones only). A stored value comes back as it is.
+  const storedAddresses = childNamed(childNamed(s, 'Mail_Rapport'), 'MailDestinataire');
+  if (m.mailDestinataire !== (storedAddresses ? ed.current(storedAddresses) : '')) {
+    const problem = emailListProblem(m.mailDestinataire);
+    if (problem) throw invalidPayload([{ path: 'mailRapport.mailDestinataire', message: problem }]);
+  }
   const anyMail =
     m.envoyerRapport ||
     m.mailDestinataire !== '' ||

@@ -1,4 +1,5 @@
 import type { TComplementPayload, TComplementView } from '@synchro/contracts';
+import { INVALID_TEST_ADDRESS } from '@synchro/contracts';
 import { SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
 import { withStored } from '../../forms/with-stored.ts';
 
@@ -37,8 +38,8 @@ export const toComplementView = (form: ComplementForm): TComplementView => ({
   scriptComplementaire: form.scriptComplementaire.replace(/\r\n?/g, '\n'),
 });
 
-export const EMAIL_ERROR =
-  'Adresse e-mail invalide\u00a0: saisissez une adresse de la forme nom@entreprise.fr.';
+/** The field's error for malformed addresses (the server's own text, one for the whole product). */
+export const EMAIL_ERROR = INVALID_TEST_ADDRESS;
 export const EMAIL_HINT = 'Une ou plusieurs adresses, séparées par un point-virgule.';
 
 /** What each box sends (docs/mail.md, What is sent), said beside it. */

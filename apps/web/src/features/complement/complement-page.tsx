@@ -7,12 +7,11 @@ import { ConfigSectionScreen } from '../../forms/config-section-screen.tsx';
 import { SecretField } from '../../forms/secret-input.tsx';
 import { SelectField } from '../../forms/select-field.tsx';
 import { useConfigSection } from '../../forms/use-config-section.ts';
-import { isValidEmailList } from '@synchro/contracts';
+import { emailListProblem } from '@synchro/contracts';
 import { useDriveControls } from './drive-link.tsx';
 import { SentMails } from './sent-mails.tsx';
 import { TestReportButton } from './test-report-button.tsx';
 import {
-  EMAIL_ERROR,
   EMAIL_HINT,
   MAIL_RULES,
   driveOptions,
@@ -52,7 +51,7 @@ export default function ComplementPage() {
     update((f) => ({ ...f, mailRapport: { ...f.mailRapport, ...patch } }));
 
   const validate = (form: ComplementForm) => {
-    if (isValidEmailList(form.mailRapport.mailDestinataire)) return true;
+    if (emailListProblem(form.mailRapport.mailDestinataire) === null) return true;
     showInvalidEmail();
     return false;
   };
@@ -65,7 +64,7 @@ export default function ComplementPage() {
       validate={validate}
     >
       {(form) => {
-        const emailInvalid = !isValidEmailList(form.mailRapport.mailDestinataire);
+        const emailProblem = emailListProblem(form.mailRapport.mailDestinataire);
         return (
           <>
             <FormSection title="Services" icon={<Plug aria-hidden="true" />}>
@@ -111,7 +110,7 @@ export default function ComplementPage() {
                 label="Notification par email"
                 className="col-span-full @xl:max-w-2xl"
                 hint={EMAIL_HINT}
-                error={showEmailError && emailInvalid ? EMAIL_ERROR : undefined}
+                error={showEmailError && emailProblem ? emailProblem : undefined}
                 aside={
                   <TestReportButton
                     address={form.mailRapport.mailDestinataire}

@@ -1,5 +1,5 @@
 import { Send } from 'lucide-react';
-import { isValidEmailList } from '@synchro/contracts';
+import { emailListProblem } from '@synchro/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
@@ -12,7 +12,7 @@ import { useTestReport } from './mail-api.ts';
 export function TestReportButton({ address, onInvalid }: { address: string; onInvalid: () => void }) {
   const test = useTestReport();
   const onClick = () => {
-    if (address.trim() === '' || !isValidEmailList(address)) return onInvalid();
+    if (address.trim() === '' || emailListProblem(address) !== null) return onInvalid();
     test.mutate(address, {
       onSuccess: (answer) =>
         toast({
