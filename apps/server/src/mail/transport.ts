@@ -132,7 +132,19 @@ export function smtpTransport(settings: SmtpSettings, timeoutMs = SEND_TIMEOUT_M
           headers: { 'Auto-Submitted': 'auto-generated' },
         })
         .then(
-          (info): Delivery => ({ ok: true, response: relayAnswer(String(info.response ?? '')) }),
+          (info): Delivery => {
+            // A relay may take the email for some recipients and refuse others: not a success,
+            // and not to be sent again (the others have it).
+            const refused = (info.rejected ?? []).map(String);
+            if (refused.length > 0)
+              return {
+                ok: false,
+                permanent: true,
+                timeout: false,
+                reason: `Le serveur d’envoi (${relay}) a refusé ${refused.length > 1 ? 'les destinataires' : 'le destinataire'} ${refused.join(', ')} : le courriel n’a été remis qu’aux autres.`,
+              };
+            return { ok: true, response: relayAnswer(String(info.response ?? '')) };
+          },
           (err: unknown): Delivery => deliveryFailure(err as SmtpFailure, relay, timeoutMs),
         );
     },

@@ -8,7 +8,8 @@ import { SMTPServer } from 'smtp-server';
 /**
  * Real SMTP servers for the tests (smtp-server, nodemailer's own), on 127.0.0.1:
  * - `accept`: takes every message;
- * - `refuse`: answers 550 to every recipient (or `code`, e.g. 451 for a passing refusal);
+ * - `refuse`: answers 550 to every recipient (or `code`, e.g. 451 for a passing refusal), or only
+ *   to those of `only`;
  * - `starttls`: offers STARTTLS with a self-signed certificate and refuses any mail before it;
  * - `hang`: takes the envelope, then never answers the message's end;
  * - `slow`: takes every message, answering each step (sender, recipient, end) after `stepMs`;
@@ -34,7 +35,7 @@ export interface TestRelay {
 
 export type RelayMode =
   | { mode: 'accept' }
-  | { mode: 'refuse'; code?: number }
+  | { mode: 'refuse'; code?: number; only?: string[] }
   | { mode: 'starttls' }
   | { mode: 'hang' }
   | { mode: 'slow'; stepMs: number }
@@ -116,7 +117,7 @@ export async function startRelay(
       later(() => callback());
     },
     onRcptTo(address, _session, callback) {
-      if (options.mode === 'refuse') {
+      if (options.mode === 'refuse' && (!options.only || options.only.includes(address.address))) {
         const code = options.code ?? 550;
         const err = new Error(
           `${code === 550 ? '5.1.1' : '4.7.1'} <${address.address}>: Recipient address rejected: ${code === 550 ? 'User unknown' : 'Try again later'}`,
