@@ -12,6 +12,7 @@ import {
 import { openTestDb, openTestDbPair, usingPostgres } from '../../../test/helpers/db.ts';
 import type { Db } from '../../db/types.ts';
 import { createLifecycle } from '../../lifecycle.ts';
+import { MAX_STREAMS_PER_INSTALLATION } from './routes.ts';
 
 /** An open GET /api/events: the events read so far, by name. */
 interface Stream {
@@ -154,6 +155,27 @@ describe('GET /api/events', () => {
     } finally {
       await quick.close();
     }
+  });
+
+  it(`at most ${MAX_STREAMS_PER_INSTALLATION} open streams per installation: the next one gets a French 429; another installation is not counted`, async () => {
+    const inst = await connectorInstallation(db, 'LIVE0008');
+    const other = await connectorInstallation(db, 'LIVE0009');
+    const cookie = await signIn(app, inst.syncId);
+    const streams: Stream[] = [];
+    for (let i = 0; i < MAX_STREAMS_PER_INSTALLATION; i++) streams.push(await openStream(app, cookie));
+    const refused = await openStream(app, cookie);
+    expect(refused.res.statusCode).toBe(429);
+    await until(() => refused.text().includes('Trop de fenêtres de la console'));
+    const theirs = await openStream(app, await signIn(app, other.syncId));
+    expect(theirs.res.statusCode).toBe(200);
+    // One closed: one more may open.
+    const closed = new Promise<void>((resolve) => streams[0]!.res.on('close', () => resolve()));
+    streams[0]!.close();
+    await closed;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await openStream(app, cookie);
+    expect(again.res.statusCode).toBe(200);
+    for (const stream of [...streams, again, theirs, refused]) stream.close();
   });
 
   it('SIGTERM (the lifecycle stopping) ends the open streams while the server still answers', async () => {

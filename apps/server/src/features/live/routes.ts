@@ -7,6 +7,7 @@ import { requestInstallation } from '../../http/request-installation.ts';
 import { readSessionToken } from '../../http/session-cookie.ts';
 import { sessionStillLive } from '../../domain/sessions.ts';
 import type { LiveEvent } from '../../live/hub.ts';
+import { AppError } from '../../http/errors.ts';
 
 /** GET /api/events: the event stream of the signed-in installation (docs/live.md). */
 export const LIVE_EVENTS_PATH = '/api/events';
@@ -16,6 +17,11 @@ export const LIVE_EVENTS_PATH = '/api/events';
  * the stream ends, and EventSource's reconnection then gets its 401).
  */
 export const HEARTBEAT_MS = 25_000;
+/**
+ * Open streams of one installation in this server process, at most: each holds a socket and a
+ * timer, and one installation's tabs must not use up what the others need.
+ */
+export const MAX_STREAMS_PER_INSTALLATION = 50;
 /** What EventSource waits before reconnecting after the stream ends (server restart). */
 const RETRY_MS = 2_000;
 
@@ -72,6 +78,7 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const endSession = (token: string) => {
     for (const end of [...(bySession.get(token) ?? [])]) end();
   };
+  const perInstallation = new Map<string, number>();
   // The server stopping (SIGTERM, lifecycle.ts) ends every stream (one listener for all of them):
   // EventSource reconnects to the next server after `retry`.
   ctx.lifecycle.signal.addEventListener('abort', endAll, { once: true });
@@ -94,6 +101,14 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
       const installation = currentInstallation(request);
       // requireSession passed: the cookie holds a live session's token.
       const token = readSessionToken(request) ?? '';
+      const streamsOpen = perInstallation.get(installation.id) ?? 0;
+      if (streamsOpen >= MAX_STREAMS_PER_INSTALLATION)
+        throw new AppError(
+          429,
+          `Trop de fenêtres de la console ouvertes pour cette installation (${MAX_STREAMS_PER_INSTALLATION} au plus) : fermez-en pour recevoir les mises à jour en direct.`,
+          'too-many-streams',
+        );
+      perInstallation.set(installation.id, streamsOpen + 1);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -118,6 +133,10 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext): void {
         );
       }, ctx.liveHeartbeatMs);
       const end = () => {
+        if (!open.has(end)) return;
+        const left = (perInstallation.get(installation.id) ?? 1) - 1;
+        if (left > 0) perInstallation.set(installation.id, left);
+        else perInstallation.delete(installation.id);
         open.delete(end);
         streams.delete(end);
         if (streams.size === 0) bySession.delete(token);
