@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { TTerminalActivity, TTerminalView } from '@synchro/contracts';
 import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/cn.ts';
 import { displayName } from './terminals-form.ts';
@@ -96,11 +97,15 @@ export function TerminalList({
   selected,
   onSelect,
   activity = null,
+  activityFailed = null,
 }: {
   terminals: TTerminalView[];
   selected: number | null;
   onSelect: (position: number) => void;
+  /** The terminals' figures; null while they load or when they could not be read. */
   activity?: ListActivity | null;
+  /** When the figures could not be read: what asks for them again. */
+  activityFailed?: { retry: () => void } | null;
 }) {
   const titleId = useId();
   const declared = terminals.filter((t) => t.declared).length;
@@ -115,6 +120,18 @@ export function TerminalList({
           {declared} déclaré{declared > 1 ? 's' : ''} sur {terminals.length}
         </p>
       </div>
+      {activityFailed ? (
+        <div className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2 text-xs text-destructive">
+          <span>Impossible de charger l’activité des terminaux.</span>
+          <Button variant="outline" size="sm" onClick={activityFailed.retry}>
+            Réessayer
+          </Button>
+        </div>
+      ) : activity === null && declared > 0 ? (
+        <p role="status" className="border-b border-border px-4 py-2 text-xs text-muted-foreground">
+          Chargement de l’activité des terminaux…
+        </p>
+      ) : null}
       <ul aria-labelledby={titleId} className="grid min-h-0 flex-1 content-start gap-1.5 overflow-y-auto p-2">
         {terminals.map((t, i) => (
           <TerminalItem

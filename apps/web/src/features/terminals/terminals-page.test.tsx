@@ -116,6 +116,26 @@ describe('Terminaux', () => {
     expect(screen.getByText('2 déclarés sur 3')).toBeVisible();
   });
 
+  it('says when the terminals’ activity cannot be read, and reads it again on « Réessayer »', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    show({
+      'GET /api/terminals/activity': () =>
+        fail
+          ? json({ message: 'Indisponible' }, 500)
+          : json({ terminals: [], now: '2026-11-29T12:00:00.000Z', zone: 'Europe/Paris' }),
+    });
+    const list = await screen.findByRole('heading', { name: 'Liste des terminaux' });
+    expect(list).toBeVisible();
+    expect(await screen.findByText('Impossible de charger l’activité des terminaux.')).toBeVisible();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Réessayer' }));
+    await waitFor(() =>
+      expect(screen.queryByText('Impossible de charger l’activité des terminaux.')).not.toBeInTheDocument(),
+    );
+    expect(screen.getAllByText('Jamais vu').length).toBeGreaterThan(0);
+  });
+
   it('shows the selected terminal in the editor', async () => {
     const user = userEvent.setup();
     show();

@@ -95,7 +95,13 @@ export default function TerminalsPage() {
     const form = section.form;
     body = (
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[18rem_minmax(0,1fr)] [&>*]:min-w-0">
-        <TerminalList terminals={terminals} selected={selected} onSelect={select} activity={activity} />
+        <TerminalList
+          terminals={terminals}
+          selected={selected}
+          onSelect={select}
+          activity={activity}
+          activityFailed={activityQuery.isError ? { retry: () => void activityQuery.refetch() } : null}
+        />
         {form ? (
           <TerminalEditor
             form={form}
