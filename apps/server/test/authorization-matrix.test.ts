@@ -37,6 +37,7 @@ import {
 const ROUTES = await routesOfTheApp();
 const CONSOLE = ROUTES.filter((r) => !isConnectorRoute(r));
 const PROTECTED = CONSOLE.filter((r) => ROUTE_SAMPLES[routeKey(r)]?.kind !== 'public');
+const isOAuthReturn = (r: (typeof CONSOLE)[number]) => ROUTE_SAMPLES[routeKey(r)]?.kind === 'oauth-return';
 const BY_ID = CONSOLE.filter((r) =>
   ['record', 'transaction', 'mail'].includes(ROUTE_SAMPLES[routeKey(r)]?.kind ?? ''),
 );
@@ -194,6 +195,11 @@ describe('console routes without a valid session', () => {
       const url = withId(route.url, rowId(route, 'A'));
       for (const cookie of [null, 'synchro_session=forged', `synchro_session=${'A'.repeat(43)}`, loggedOut]) {
         const res = await call(route, cookie ? { cookie } : {}, { url });
+        if (isOAuthReturn(route)) {
+          expect(res.statusCode, `${cookie}: ${res.body}`).toBe(302);
+          expect(res.headers.location).toBe('/complement?drive=expired');
+          continue;
+        }
         expect(res.statusCode, `${cookie}: ${res.body}`).toBe(401);
         const body = res.json<{ message: string; code: string }>();
         expect(body.code).toBe('UNAUTHORIZED');
@@ -244,6 +250,11 @@ describe('console routes with a session the server has ended', () => {
       const own = rowId(route, 'A');
       for (const [what, cookie] of Object.entries(cookies)) {
         const res = await call(route, { cookie }, { url: withId(route.url, own) });
+        if (isOAuthReturn(route)) {
+          expect(res.statusCode, `${what}: ${res.body}`).toBe(302);
+          expect(res.headers.location).toBe('/complement?drive=expired');
+          continue;
+        }
         expect(res.statusCode, `${what}: ${res.body}`).toBe(401);
         expect(res.json<{ code: string }>().code).toBe('UNAUTHORIZED');
         expect(res.json<{ message: string }>().message).toMatch(/[a-zé]/);

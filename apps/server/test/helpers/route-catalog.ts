@@ -75,6 +75,11 @@ export type RouteKind =
   | 'own'
   /** An event stream of the signed-in installation: never ends, so checked only for its 401s (its isolation: features/live/live.test.ts). */
   | 'stream'
+  /**
+   * Where a provider sends the browser back (OAuth): without a valid session, a redirect to the
+   * screen with « expirée » instead of a JSON 401, nothing changed (features/drive).
+   */
+  | 'oauth-return'
   | 'record'
   | 'transaction'
   | 'mail'
@@ -195,7 +200,7 @@ export const ROUTE_SAMPLES: Record<string, RouteSample> = {
   'GET /api/drive': { kind: 'own' },
   'POST /api/drive/connect': { kind: 'own', body: () => ({ provider: 'google' }) },
   'POST /api/drive/disconnect': { kind: 'own' },
-  'GET /api/drive/callback': { kind: 'own', query: '?state=unknown&code=unknown' },
+  'GET /api/drive/callback': { kind: 'oauth-return', query: '?state=unknown&code=unknown' },
   'GET /api/configuration-history': { kind: 'own', query: '?connector=1' },
   'GET /api/configuration-history/:version/changes': {
     kind: 'own',

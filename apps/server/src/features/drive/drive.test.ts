@@ -146,6 +146,13 @@ describe('« Connecter »', () => {
     });
     expect(denied.headers.location).toBe('/complement?drive=denied');
     expect((await status(cookie)).link).toBeNull();
+    // Back from the provider without a session (another browser, a session ended meanwhile):
+    // the screen with « expirée », not a JSON 401 page; nothing connected.
+    const sessionless = await start();
+    const lost = await app.inject({ url: sessionless });
+    expect(lost.statusCode).toBe(302);
+    expect(lost.headers.location).toBe('/complement?drive=expired');
+    expect((await status(cookie)).link).toBeNull();
   });
 
   it('a provider without OAuth client on this server: « Connexion au Drive non configurée sur ce serveur »', async () => {

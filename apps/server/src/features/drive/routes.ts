@@ -14,6 +14,7 @@ import {
   findDriveLink,
   startAuthorization,
 } from '../../domain/drive-links.ts';
+import { AppError } from '../../http/errors.ts';
 import { readSessionToken } from '../../http/session-cookie.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { parseOr400 } from '../../http/validate.ts';
@@ -63,36 +64,40 @@ export function driveRoutes(app: FastifyInstance, ctx: AppContext): void {
     return status(installation.id);
   });
 
-  app.get<{ Querystring: Record<string, unknown> }>(
-    DRIVE_PATHS.callback,
-    { preHandler },
-    async (request, reply) => {
-      const { installation } = currentSignIn(request);
-      const text = (name: string) => {
-        const value = request.query[name];
-        return typeof value === 'string' && value.length <= 4096 ? value : '';
-      };
-      let outcome: TDriveCallbackCode = 'connected';
-      if (text('error') !== '') {
-        outcome = text('error') === 'access_denied' ? 'denied' : 'refused';
-      } else {
-        try {
-          await completeAuthorization(ctx.db, ctx.drive, {
-            installationId: installation.id,
-            syncId: installation.syncId,
-            sessionToken: readSessionToken(request) ?? '',
-            state: text('state'),
-            code: text('code'),
-            now: ctx.now(),
-            address: request.ip,
-          });
-        } catch (err) {
-          if (!(err instanceof DriveCallbackError)) throw err;
-          request.log.warn({ drive: err.failure }, 'connexion au Drive non aboutie');
-          outcome = err.failure;
-        }
+  // The provider sends the browser back here: without a live session (another browser, a session
+  // ended meanwhile) it lands on the screen with « expirée », not on a JSON 401 page.
+  app.get<{ Querystring: Record<string, unknown> }>(DRIVE_PATHS.callback, async (request, reply) => {
+    try {
+      await preHandler(request);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 401) throw err;
+      return reply.header('Cache-Control', 'no-store').redirect('/complement?drive=expired', 302);
+    }
+    const { installation } = currentSignIn(request);
+    const text = (name: string) => {
+      const value = request.query[name];
+      return typeof value === 'string' && value.length <= 4096 ? value : '';
+    };
+    let outcome: TDriveCallbackCode = 'connected';
+    if (text('error') !== '') {
+      outcome = text('error') === 'access_denied' ? 'denied' : 'refused';
+    } else {
+      try {
+        await completeAuthorization(ctx.db, ctx.drive, {
+          installationId: installation.id,
+          syncId: installation.syncId,
+          sessionToken: readSessionToken(request) ?? '',
+          state: text('state'),
+          code: text('code'),
+          now: ctx.now(),
+          address: request.ip,
+        });
+      } catch (err) {
+        if (!(err instanceof DriveCallbackError)) throw err;
+        request.log.warn({ drive: err.failure }, 'connexion au Drive non aboutie');
+        outcome = err.failure;
       }
-      return reply.header('Cache-Control', 'no-store').redirect(`/complement?drive=${outcome}`, 302);
-    },
-  );
+    }
+    return reply.header('Cache-Control', 'no-store').redirect(`/complement?drive=${outcome}`, 302);
+  });
 }
