@@ -116,6 +116,23 @@ const CHARS = [
 const WORD_CHARS = ['a', 'B', 'z', '0', '7', 'é', 'è', 'ç', 'œ', '€', '😀', '_', '-', '&', '<', 'Ã', '©'];
 const line = fc.array(fc.constantFrom(...CHARS), { maxLength: 14 }).map((a) => a.join(''));
 const word = fc.array(fc.constantFrom(...WORD_CHARS), { minLength: 1, maxLength: 10 }).map((a) => a.join(''));
+/**
+ * « Notification par email »: empty, or up to three well-formed addresses (the edit refuses others:
+ * emailListProblem), their characters drawn from the same set as the other texts.
+ */
+const addressPart = (extra: RegExp) =>
+  fc
+    .array(fc.constantFrom(...CHARS.filter((c) => !/[\s@;,<>"]/.test(c) && !extra.test(c))), {
+      minLength: 1,
+      maxLength: 6,
+    })
+    .map((a) => a.join(''));
+const addresses = fc
+  .array(
+    fc.tuple(addressPart(/(?!)/), addressPart(/\./)).map(([local, domain]) => `${local}@${domain}.fr`),
+    { maxLength: 3 },
+  )
+  .map((list) => list.join('; '));
 const multiline = fc
   .array(fc.oneof(line, fc.constant('\n'), fc.constant('\r\n')), { maxLength: 6 })
   .map((a) => a.join(''));
@@ -321,7 +338,7 @@ describe('property: read(edit(doc, p)) gives p back, bytes outside the section u
       driveType: fc.constantFrom('none' as const, 'google' as const, 'onedrive' as const, '' as const),
       mailRapport: fc.record({
         envoyerRapport: flag,
-        mailDestinataire: line,
+        mailDestinataire: addresses,
         notifErr: flag,
         notifInf: flag,
         notifImp: flag,
