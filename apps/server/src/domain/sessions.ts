@@ -52,6 +52,11 @@ const LIVE_SESSION_SQL = `SELECT s.last_seen_at AS "sLastSeenAt", s.expires_at A
   LEFT JOIN configurations c ON c.installation_id = i.id
   WHERE s.token_hash = $1`;
 
+/** A session past its absolute lifetime or idle too long at `now`. */
+function sessionEnded(expiresAt: Date, lastSeenAt: Date, now: Date): boolean {
+  return expiresAt.getTime() <= now.getTime() || now.getTime() - lastSeenAt.getTime() >= SESSION_IDLE_MS;
+}
+
 /** Whether a session read at `lastSeenAt` is still live at `now` and needs no touch yet. */
 function liveWithoutTouch(session: SessionRow, now: Date): boolean {
   return (
@@ -85,7 +90,7 @@ export async function findLiveSession(
   if (!row) return null;
   const { sLastSeenAt, sExpiresAt, sConfigVersion, ...installation } = row;
   const idleFor = now.getTime() - sLastSeenAt.getTime();
-  if (sExpiresAt.getTime() <= now.getTime() || idleFor >= SESSION_IDLE_MS) {
+  if (sessionEnded(sExpiresAt, sLastSeenAt, now)) {
     await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
     return null;
   }
@@ -119,11 +124,7 @@ export async function sessionStillLive(
   ]);
   if (!row) return false;
   const { sLastSeenAt, sExpiresAt, ...installation } = row;
-  return (
-    sExpiresAt.getTime() > now.getTime() &&
-    now.getTime() - sLastSeenAt.getTime() < SESSION_IDLE_MS &&
-    accessRefusal(installation, now) === null
-  );
+  return !sessionEnded(sExpiresAt, sLastSeenAt, now) && accessRefusal(installation, now) === null;
 }
 
 export async function deleteSession(db: Queryable, token: string, secret: string): Promise<void> {
