@@ -23,6 +23,7 @@ import { createMetrics, type ServerMetrics } from './metrics/registry.ts';
 import type { Db } from './db/types.ts';
 import { apartPolicyFor, type ApartPolicy } from './domain/blobs.ts';
 import { ConfigCache } from './domain/config-cache.ts';
+import { ExportSlots } from './domain/export-slots.ts';
 import type { Mailer } from './domain/mail-sender.ts';
 import { enableSessionCache } from './domain/session-cache.ts';
 import type { DriveEnv } from './config/mail-env.ts';
@@ -117,6 +118,8 @@ export interface AppDeps {
   liveHeartbeatMs?: number;
   /** One configuration write of an installation at a time (tests hold it); a new gate otherwise. */
   configWrites?: ConfigWriteGate;
+  /** The CSV exports running at once per installation (tests hold places). */
+  exportSlots?: ExportSlots;
 }
 
 /** Without SMTP_URL: emails are kept in the outbox, « Non envoyé : aucun serveur d'envoi configuré ». */
@@ -142,7 +145,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     sessionSecret: deps.sessionSecret,
     publicIp: deps.publicIp,
     now: deps.now ?? (() => new Date()),
-    configs: new ConfigCache(200, offload),
+    configs: new ConfigCache(200, offload, fairShare.configCacheBytes),
     versionRetention: deps.versionRetention ?? DEFAULT_VERSION_RETENTION,
     mailer: deps.mailer ?? NO_MAILER,
     drive: {
@@ -169,6 +172,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     live: createLiveHub(deps.db),
     liveHeartbeatMs: deps.liveHeartbeatMs ?? HEARTBEAT_MS,
     configWrites: deps.configWrites ?? createConfigWriteGate(),
+    exports: deps.exportSlots ?? new ExportSlots(),
   };
 }
 

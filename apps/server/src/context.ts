@@ -7,6 +7,7 @@ import type { Db } from './db/types.ts';
 import type { ApartPolicy } from './domain/blobs.ts';
 import type { ByteBudget } from './offload/byte-budget.ts';
 import type { ConfigCache } from './domain/config-cache.ts';
+import type { ExportSlots } from './domain/export-slots.ts';
 import type { DriveSettings } from './domain/drive-links.ts';
 import type { Mailer } from './domain/mail-sender.ts';
 import type { AutomateAddressPolicy } from './network/automate-address.ts';
@@ -54,6 +55,8 @@ export interface AppContext {
   liveHeartbeatMs: number;
   /** One configuration write of an installation at a time (domain/config-write-gate.ts). */
   configWrites: ConfigWriteGate;
+  /** The CSV exports of each installation running at once (domain/export-slots.ts). */
+  exports: ExportSlots;
   /** The support links of Général (SUPPORT_*_URL). */
   supportLinks: TSupportLinks;
   /** Encoded answers that repeat, per installation (domain/representation-store.ts). */

@@ -56,7 +56,10 @@ async function main(): Promise<void> {
       ? await ensureDemoInstallation(db, env.databaseUrl ? undefined : env.dataDir, env.demo === 'off')
       : null;
 
-  const offload = createOffloadPool({ threads: env.fairShare.offloadThreads ?? defaultOffloadThreads() });
+  const offload = createOffloadPool({
+    threads: env.fairShare.offloadThreads ?? defaultOffloadThreads(),
+    queuedPerInstallation: env.fairShare.offloadQueuePerInstallation,
+  });
   // Started now, beside the rest of the start: the first big request does not wait for a thread.
   const warming = offload.warm().catch((err: unknown) => {
     say(`Fils de travail non démarrés : ${err instanceof Error ? err.message : String(err)}`);
@@ -217,7 +220,7 @@ async function main(): Promise<void> {
     mailSender = startMailSender({
       db,
       mailer,
-      configs: new ConfigCache(200, offload),
+      configs: new ConfigCache(200, offload, env.fairShare.configCacheBytes),
       log: (level, message, details) => app.log[level](details ?? {}, message),
     });
   }

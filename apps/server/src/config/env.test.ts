@@ -83,3 +83,20 @@ describe('DEMO', () => {
     );
   });
 });
+
+describe('fair share', () => {
+  it('reads OFFLOAD_QUEUE_PER_INSTALLATION and CONFIG_CACHE_MB (defaults 16 and 256), refusing bad values in French', () => {
+    const MB = 1024 * 1024;
+    expect(readEnv({}).fairShare).toMatchObject({
+      offloadQueuePerInstallation: 16,
+      configCacheBytes: 256 * MB,
+    });
+    expect(readEnv({ OFFLOAD_QUEUE_PER_INSTALLATION: '4', CONFIG_CACHE_MB: ' 64 ' }).fairShare).toMatchObject(
+      { offloadQueuePerInstallation: 4, configCacheBytes: 64 * MB },
+    );
+    expect(() => readEnv({ OFFLOAD_QUEUE_PER_INSTALLATION: '0' })).toThrow(
+      'OFFLOAD_QUEUE_PER_INSTALLATION invalide : 0 (attendu : un nombre entier supérieur ou égal à 1).',
+    );
+    expect(() => readEnv({ CONFIG_CACHE_MB: 'beaucoup' })).toThrow('CONFIG_CACHE_MB invalide');
+  });
+});

@@ -46,23 +46,32 @@ export interface ServerEnv {
   ops: OpsEnv;
 }
 
-/** OFFLOAD_THREADS, BODY_BUDGET_MB, BODY_BUDGET_PER_INSTALLATION_MB, STORAGE_QUOTA_MB. */
+/**
+ * OFFLOAD_THREADS, OFFLOAD_QUEUE_PER_INSTALLATION, BODY_BUDGET_MB, BODY_BUDGET_PER_INSTALLATION_MB,
+ * STORAGE_QUOTA_MB, CONFIG_CACHE_MB.
+ */
 export interface FairShareSettings {
   /** Worker threads for long work; null: all cores but one, at most four. */
   offloadThreads: number | null;
+  /** Tasks of one installation waiting for a worker thread; beyond: 503 (offload/fair-queue.ts). */
+  offloadQueuePerInstallation: number;
   /** Bytes of big request bodies held at once, in all and per installation. */
   bodyBudget: { total: number; perInstallation: number };
   /** Storage quota of an installation without its own, bytes. */
   storageQuotaBytes: number;
+  /** Parsed configurations kept in memory, bytes (domain/config-cache.ts). */
+  configCacheBytes: number;
 }
 
 const MB = 1024 * 1024;
 
 export const DEFAULT_FAIR_SHARE: FairShareSettings = {
   offloadThreads: null,
+  offloadQueuePerInstallation: 16,
   bodyBudget: { total: 256 * MB, perInstallation: 128 * MB },
   // 50 Go: years of a large installation's records with their documents.
   storageQuotaBytes: 50 * 1024 * MB,
+  configCacheBytes: 256 * MB,
 };
 
 export type DemoSetting = 'on' | 'off' | 'auto';
@@ -176,8 +185,14 @@ export function readFairShare(env: NodeJS.ProcessEnv): FairShareSettings {
     positiveInteger(env, 'BODY_BUDGET_PER_INSTALLATION_MB', d.bodyBudget.perInstallation / MB) * MB;
   return {
     offloadThreads: env.OFFLOAD_THREADS?.trim() ? positiveInteger(env, 'OFFLOAD_THREADS', 1) : null,
+    offloadQueuePerInstallation: positiveInteger(
+      env,
+      'OFFLOAD_QUEUE_PER_INSTALLATION',
+      d.offloadQueuePerInstallation,
+    ),
     bodyBudget: { total, perInstallation },
     storageQuotaBytes: positiveInteger(env, 'STORAGE_QUOTA_MB', d.storageQuotaBytes / MB) * MB,
+    configCacheBytes: positiveInteger(env, 'CONFIG_CACHE_MB', d.configCacheBytes / MB) * MB,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import type { ExportSlots } from '../domain/export-slots.ts';
 import { displayClock } from '../time/display-clock.ts';
 import { attachmentDisposition } from './download.ts';
 
@@ -67,6 +68,19 @@ export function sendCsv(
     .header('Content-Disposition', attachmentDisposition(fileName))
     .header('Cache-Control', 'no-store');
   return reply.send(Readable.from(chunks(), { objectMode: false }));
+}
+
+/**
+ * Waits for one of the installation's export places (ExportSlots: 429 when too many wait) and
+ * holds it until the answer is over: sent whole, or its connection gone.
+ */
+export async function holdExportSlot(
+  slots: ExportSlots,
+  installationId: string,
+  reply: FastifyReply,
+): Promise<void> {
+  const free = await slots.acquire(installationId);
+  reply.raw.once('close', free);
 }
 
 /** `historique-importation-2025-11-14.csv`: the name and the day of the export in the display zone. */

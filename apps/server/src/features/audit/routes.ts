@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { auditHistoryExport, csvRowsOf } from '../../domain/history-export.ts';
-import { csvFileName, sendCsv } from '../../http/csv.ts';
+import { csvFileName, holdExportSlot, sendCsv } from '../../http/csv.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { AUDIT_CSV, AUDIT_CSV_HEADERS, AUDIT_LOG, auditFilters, listAudit } from './service.ts';
@@ -40,6 +40,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { zone } = await displayTimeZoneOf(ctx, signIn);
     const filters = auditFilters(query, zone);
     const { installation } = signIn;
+    await holdExportSlot(ctx.exports, installation.id, reply);
     // Audited first: the export's own row is in what it exports.
     await auditHistoryExport(
       ctx.db,

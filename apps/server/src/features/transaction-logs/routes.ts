@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { auditHistoryExport, csvRowsOf } from '../../domain/history-export.ts';
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
-import { csvFileName, sendCsv } from '../../http/csv.ts';
+import { csvFileName, holdExportSlot, sendCsv } from '../../http/csv.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import {
@@ -52,6 +52,7 @@ export function transactionLogsRoutes(app: FastifyInstance, ctx: AppContext): vo
     const { zone } = await displayTimeZoneOf(ctx, currentSignIn(request));
     const filters = transactionFilters(query, zone);
     const { installation } = currentSignIn(request);
+    await holdExportSlot(ctx.exports, installation.id, reply);
     await auditHistoryExport(
       ctx.db,
       { installationId: installation.id, syncId: installation.syncId, address: request.ip },
