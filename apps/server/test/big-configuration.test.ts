@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/types.ts';
 import { ConfigCache } from '../src/domain/config-cache.ts';
 import { getConfiguration } from '../src/domain/configurations.ts';
-import { createOffloadPool, OFFLOAD_MIN_BYTES, type Offload } from '../src/offload/pool.ts';
+import { createOffloadPool, inlineOffload, OFFLOAD_MIN_BYTES, type Offload } from '../src/offload/pool.ts';
 import { signIn, testApp } from './helpers/app.ts';
 import { connectorCall, connectorInstallation, expectConnectorError } from './helpers/connector.ts';
 import { openTestDb } from './helpers/db.ts';
+import { watchedOffload } from './helpers/offload.ts';
 import { INVALID_JSON_MESSAGE } from '../src/http/json-body.ts';
 import { BODY_BYTE_WEIGHT } from '../src/features/configuration/edit-task.ts';
 
@@ -20,14 +21,10 @@ let db: Db;
 let pool: Offload;
 const ran: string[] = [];
 /** The real pool, noting the tasks it is given. */
-const watched: Offload = {
-  run: (task, input, transfer) => {
-    ran.push(task.name);
-    return pool.run(task, input, transfer);
-  },
-  warm: () => pool.warm(),
-  close: async () => {},
-};
+const watched: Offload = watchedOffload(
+  { ...inlineOffload, run: (task, input, transfer) => pool.run(task, input, transfer) },
+  (name) => ran.push(name),
+);
 
 beforeAll(async () => {
   db = await openTestDb();

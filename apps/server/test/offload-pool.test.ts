@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/http/errors.ts';
 import { checkRecordsTask, checkResultTask } from '../src/features/connector/checked-batches.ts';
 import { createOffloadPool, inlineOffload, OFFLOAD_MIN_BYTES, runOnBody } from '../src/offload/pool.ts';
+import { watchedOffload } from './helpers/offload.ts';
 import { pingTask } from '../src/offload/task.ts';
+import { QUEUE_FULL_MESSAGE } from '../src/offload/fair-queue.ts';
 import { OFFLOAD_NICE, threadNice } from '../src/offload/thread-priority.ts';
 
 /** The worker pool with real threads (src/offload-worker.ts run through tsx, as the tests run). */
@@ -15,6 +17,23 @@ afterAll(async () => {
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 describe('the offload pool', () => {
+  it('queues each installation apart: beyond its waiting bound one is refused (503), another is not', async () => {
+    const small = createOffloadPool({ threads: 1, queuedPerInstallation: 1 });
+    try {
+      const a = small.for('A');
+      const first = a.run(pingTask, null);
+      const second = a.run(pingTask, null);
+      const third = await a.run(pingTask, null).catch((err: unknown) => err);
+      expect(third).toBeInstanceOf(AppError);
+      expect(third).toMatchObject({ status: 503, code: 'server-busy', message: QUEUE_FULL_MESSAGE });
+      const other = small.for('B').run(pingTask, null);
+      const values = await Promise.all([first, second, other]);
+      expect(values.every((v) => typeof v === 'number')).toBe(true);
+    } finally {
+      await small.close();
+    }
+  });
+
   it.runIf(process.platform === 'linux')(
     'its threads yield the cores to the request thread (nice 10), the request thread keeps its own',
     async () => {
@@ -58,14 +77,9 @@ describe('the offload pool', () => {
 
   it('runOnBody: a small body on this thread, a big one in the pool, its bytes handed over', async () => {
     let ran = '';
-    const spy = {
-      run: async <I, O>(task: { run: (i: I) => O }, input: I) => {
-        ran = 'pool';
-        return task.run(input);
-      },
-      warm: async () => {},
-      close: async () => {},
-    };
+    const spy = watchedOffload(inlineOffload, () => {
+      ran = 'pool';
+    });
     expect(await runOnBody(spy, checkResultTask, { body: bytes({ Etat: 1 }) })).toEqual({ Etat: 1 });
     expect(ran).toBe('');
     const big = bytes({ Etat: -1, Log: 'l'.repeat(OFFLOAD_MIN_BYTES) });

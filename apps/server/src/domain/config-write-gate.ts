@@ -1,11 +1,11 @@
 /**
  * One configuration write of an installation at a time in this server process (saves, restores,
- * repairs, the connector's PATCH). Each of them locks the installation's configuration row for
- * its whole transaction, so two of the same installation never run together anyway: without the
- * gate the second one held a database connection while it waited for the first one's lock, and
- * fourteen big saves of one installation took all ten connections of the pool from the others
- * (503 for every installation). Waiting here holds no connection. Other installations' writes are
- * not ordered with these.
+ * repairs, the connector's PATCH). Each prepares its write outside any transaction and writes it
+ * only if no other write came in meanwhile (writeConfiguration), so two of the same installation
+ * at once would only make one of them start again (three times, then 409); before that they held
+ * a connection each while waiting for the row's lock, and fourteen big saves of one installation
+ * took all ten connections of the pool from the others (503 for every installation). Waiting here
+ * holds no connection and no worker thread. Other installations' writes are not ordered with these.
  */
 export interface ConfigWriteGate {
   run<T>(installationId: string, write: () => Promise<T>): Promise<T>;

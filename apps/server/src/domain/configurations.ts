@@ -9,12 +9,12 @@ import {
   type ScopeGenerations,
 } from '@synchro/config-xml';
 import { exactText, storedText } from '../db/text-column.ts';
-import type { Queryable } from '../db/types.ts';
+import type { Db, Queryable } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
 import type { VersionRetention } from '../config/env.ts';
 import { pruneVersions } from './config-retention.ts';
 import { OFFLOAD_MIN_BYTES, type Offload } from '../offload/pool.ts';
-import { parseOrNull, versionChanges, versionChangesTask } from './version-changes.ts';
+import { parseOrNull, versionChanges, versionChangesTask, type VersionChanges } from './version-changes.ts';
 import { keepHistoryReferences } from './sync-data-history.ts';
 
 /**
@@ -207,11 +207,107 @@ export interface NewVersion {
   summary: string[];
 }
 
+/** A new version computed outside any transaction (prepareVersion), written by commitVersion. */
+export interface PreparedVersion {
+  /** The stored configuration it replaces. */
+  current: StoredConfiguration;
+  text: string;
+  author: Exclude<ConfigurationAuthor, 'admin'>;
+  changes: VersionChanges;
+}
+
 /**
- * Writes `text` as the version after `current` (compare-and-swap: 409 when the stored version
- * moved) and appends it to the history with its scope generations (what each console scope's
- * last change was, for the conflict check of later saves) and its summary, then applies the
- * retention (config-retention.ts). `current` comes from lockConfiguration in the same transaction.
+ * What writing `text` after `current` changes (scope generations, sections, summary): both texts
+ * scanned, in a worker thread when either is big. Reads only, so that it runs before the
+ * transaction that writes (writeConfiguration): the database is not held during the scans. The
+ * scopes read here are those of `current.version`, which no write changes once it exists.
+ */
+export async function prepareVersion(
+  db: Queryable,
+  installationId: string,
+  current: StoredConfiguration,
+  text: string,
+  author: Exclude<ConfigurationAuthor, 'admin'>,
+  options: Pick<NewVersionOptions, 'currentDoc' | 'offload'> = {},
+): Promise<PreparedVersion> {
+  const [row] = await db.query<{ scopes: unknown }>(
+    'SELECT scopes FROM configuration_versions WHERE installation_id = $1 AND version = $2',
+    [installationId, current.version],
+  );
+  const previousScopes = row ? jsonOf<ScopeGenerations>(row.scopes) : null;
+  const connector = author === 'connector';
+  // The connector writes only nodes no console scope holds (config-xml CONNECTOR_OWNED).
+  if (connector && previousScopes) {
+    return {
+      current,
+      text,
+      author,
+      changes: { scopes: previousScopes, sections: [], summary: null, hadHistory: [] },
+    };
+  }
+  const input = {
+    beforeText: current.text,
+    afterText: text,
+    previousScopes,
+    next: current.version + 1,
+    connector,
+  };
+  // Either big text sends the work to a thread (a save that empties a big section leaves a small
+  // text after a big one).
+  const changes =
+    options.offload && Math.max(text.length, current.text.length) >= OFFLOAD_MIN_BYTES
+      ? await options.offload.run(versionChangesTask, input)
+      : versionChanges({ ...input, before: options.currentDoc });
+  return { current, text, author, changes };
+}
+
+/**
+ * Writes a prepared version as the one after its `current` (compare-and-swap: 409 when the stored
+ * version moved) and appends it to the history with its scope generations (what each console
+ * scope's last change was, for the conflict check of later saves) and its summary, then applies
+ * the retention (config-retention.ts). Short: every scan was done by prepareVersion.
+ */
+export async function commitVersion(
+  tx: Queryable,
+  installationId: string,
+  prepared: PreparedVersion,
+  section: string | null,
+  retention: VersionRetention,
+  options: Pick<NewVersionOptions, 'address' | 'connectorLines'> = {},
+): Promise<NewVersion> {
+  const { current, text, author, changes } = prepared;
+  const connector = author === 'connector';
+  await ensureInHistory(tx, installationId, current, !connector);
+  const next = current.version + 1;
+  const updated = await tx.query(
+    `UPDATE configurations SET text = $3, version = $4, updated_at = now()
+     WHERE installation_id = $1 AND version = $2 RETURNING version`,
+    [installationId, current.version, text, next],
+  );
+  if (updated.length !== 1) throw conflict();
+  await keepHistoryReferences(tx, installationId, changes.hadHistory);
+  const summary = changes.summary ?? options.connectorLines ?? [];
+  await tx.query(
+    `INSERT INTO configuration_versions (installation_id, version, text, author, section, scopes, summary, address)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      installationId,
+      next,
+      connector ? null : text,
+      author,
+      section,
+      changes.scopes ? JSON.stringify(changes.scopes) : null,
+      JSON.stringify({ sections: changes.sections, lines: summary }),
+      options.address ?? null,
+    ],
+  );
+  await pruneVersions(tx, installationId, next, retention);
+  return { version: next, sections: changes.sections, summary };
+}
+
+/**
+ * prepareVersion and commitVersion in the caller's transaction (`current` from lockConfiguration
+ * in it): for a write whose texts are small, or a caller that holds the lock anyway.
  */
 export async function writeNewVersion(
   tx: Queryable,
@@ -223,51 +319,51 @@ export async function writeNewVersion(
   retention: VersionRetention,
   options: NewVersionOptions = {},
 ): Promise<NewVersion> {
-  const connector = author === 'connector';
-  const previousScopes = await ensureInHistory(tx, installationId, current, !connector);
-  const next = current.version + 1;
-  const updated = await tx.query(
-    `UPDATE configurations SET text = $3, version = $4, updated_at = now()
-     WHERE installation_id = $1 AND version = $2 RETURNING version`,
-    [installationId, current.version, text, next],
-  );
-  if (updated.length !== 1) throw conflict();
+  const prepared = await prepareVersion(tx, installationId, current, text, author, options);
+  return commitVersion(tx, installationId, prepared, section, retention, options);
+}
 
-  let scopes: ScopeGenerations | null = null;
-  let sections: THistorySection[] = [];
-  let summary: string[] = options.connectorLines ?? [];
-  if (connector && previousScopes) {
-    // The connector writes only nodes no console scope holds (config-xml CONNECTOR_OWNED).
-    scopes = previousScopes;
-  } else {
-    const input = { beforeText: current.text, afterText: text, previousScopes, next, connector };
-    // Both texts are scanned: either big sends the work to a thread (a save that empties a big
-    // section leaves a small text after a big one).
-    const changes =
-      options.offload && Math.max(text.length, current.text.length) >= OFFLOAD_MIN_BYTES
-        ? await options.offload.run(versionChangesTask, input)
-        : versionChanges({ ...input, before: options.currentDoc });
-    scopes = changes.scopes;
-    sections = changes.sections;
-    if (changes.summary) summary = changes.summary;
-    await keepHistoryReferences(tx, installationId, changes.hadHistory);
-  }
-  await tx.query(
-    `INSERT INTO configuration_versions (installation_id, version, text, author, section, scopes, summary, address)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      installationId,
-      next,
-      connector ? null : text,
-      author,
-      section,
-      scopes ? JSON.stringify(scopes) : null,
-      JSON.stringify({ sections, lines: summary }),
-      options.address ?? null,
-    ],
+/** Times a write is prepared again when another write came in meanwhile, before 409. */
+export const WRITE_ATTEMPTS = 3;
+
+/** The newest configuration's version, its row locked until the end of the transaction (404: none). */
+async function lockVersion(tx: Queryable, installationId: string): Promise<number> {
+  const [row] = await tx.query<{ version: number }>(
+    'SELECT version FROM configurations WHERE installation_id = $1 FOR UPDATE',
+    [installationId],
   );
-  await pruneVersions(tx, installationId, next, retention);
-  return { version: next, sections, summary };
+  if (!row) throw new AppError(404, 'Aucune configuration enregistrée pour cette installation.', 'NOT_FOUND');
+  return row.version;
+}
+
+/**
+ * The one way to write an installation's configuration without holding the database during the
+ * long work (docs/server.md, « Partage équitable »): `prepare` reads the stored configuration and
+ * computes outside any transaction (parses, edit, changes: in worker threads when big); `commit`
+ * then runs in a short transaction, the configuration row locked and still at the version
+ * `prepare` read. When another write came in between (another server process, the connector),
+ * `prepare` runs again on the newer text, at most WRITE_ATTEMPTS times, then 409. On the embedded
+ * database a transaction makes every installation's statements wait: a 50 MB edit inside it held
+ * them all for its seconds.
+ */
+export async function writeConfiguration<P, T>(
+  db: Db,
+  installationId: string,
+  steps: {
+    prepare: (current: StoredConfiguration) => Promise<P>;
+    commit: (tx: Queryable, prepared: P, current: StoredConfiguration) => Promise<T>;
+  },
+): Promise<T> {
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
+    const current = await getConfiguration(db, installationId);
+    const prepared = await steps.prepare(current);
+    const done = await db.transaction(async (tx) => {
+      if ((await lockVersion(tx, installationId)) !== current.version) return null;
+      return { value: await steps.commit(tx, prepared, current) };
+    });
+    if (done) return done.value;
+  }
+  throw conflict();
 }
 
 /**

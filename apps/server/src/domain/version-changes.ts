@@ -21,7 +21,7 @@ export interface VersionChangesInput {
   before?: ConfigDocument | undefined;
 }
 
-/** What a new version changed (writeNewVersion): its scope generations, sections and summary. */
+/** What a new version changed (prepareVersion): its scope generations, sections and summary. */
 export interface VersionChanges {
   scopes: ScopeGenerations | null;
   sections: THistorySection[];

@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { DEFAULT_FAIR_SHARE } from '../config/env.ts';
 import { AppError } from '../http/errors.ts';
 import { workerEntry } from '../worker-entry.ts';
+import { FairQueue } from './fair-queue.ts';
 import { pingTask, type OffloadTask, type TaskOutcome } from './task.ts';
 
 /** What a task's input may hand over to the worker rather than copy. */
@@ -20,6 +22,12 @@ export interface Offload {
    * and the message ports the task talks through (checked-batches.ts, streamed batches).
    */
   run<I, O>(task: OffloadTask<I, O>, input: I, transfer?: readonly Transferable[]): Promise<O>;
+  /**
+   * The same pool, its tasks queued as those of `installationId`: the pool takes the waiting
+   * installations' tasks in turn (offload/fair-queue.ts), so that one's many big tasks do not
+   * make another's one wait behind them all. A task from the pool itself is the server's own.
+   */
+  for(installationId: string): Offload;
   /** Starts a thread and waits until it answers (the first big request then pays nothing). */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -40,6 +48,7 @@ function valueOf<O>(outcome: TaskOutcome<O>): O {
 /** Every task on the calling thread (the admin command; tests of a module's logic alone). */
 export const inlineOffload: Offload = {
   run: async (task, input) => task.run(input),
+  for: () => inlineOffload,
   warm: async () => {},
   close: async () => {},
 };
@@ -80,7 +89,12 @@ export function defaultOffloadThreads(): number {
  */
 export interface OffloadPoolSettings {
   threads: number;
+  /** Tasks of one installation waiting for a thread, beyond which the next is refused (503). */
+  queuedPerInstallation?: number;
 }
+
+/** The owner of the tasks given to the pool itself (admin commands, the server's own work). */
+const SERVER_OWNER = '';
 
 /** A pool of `threads` worker threads, started at the first task, idle threads ended after 30 s. */
 export function createOffloadPool(settings: OffloadPoolSettings): Offload {
@@ -96,14 +110,32 @@ export function createOffloadPool(settings: OffloadPoolSettings): Offload {
     });
     return pool;
   };
+  // The pool never queues: at most `threads` tasks are given to it, the others wait here, in
+  // turn by installation.
+  const queue = new FairQueue(
+    settings.threads,
+    settings.queuedPerInstallation ?? DEFAULT_FAIR_SHARE.offloadQueuePerInstallation,
+  );
+  const runAs = async <I, O>(
+    owner: string,
+    task: OffloadTask<I, O>,
+    input: I,
+    transfer: readonly Transferable[],
+  ): Promise<O> => {
+    const outcome = (await queue.submit(owner, () =>
+      (pool ?? start()).run({ task: task.name, input }, { transferList: [...transfer] }),
+    )) as TaskOutcome<O>;
+    return valueOf(outcome);
+  };
+  const scoped = (owner: string): Offload => ({
+    run: (task, input, transfer = []) => runAs(owner, task, input, transfer),
+    for: scoped,
+    warm: offload.warm,
+    close: offload.close,
+  });
   const offload: Offload = {
-    async run<I, O>(task: OffloadTask<I, O>, input: I, transfer: readonly Transferable[] = []): Promise<O> {
-      const outcome = (await (pool ?? start()).run(
-        { task: task.name, input },
-        { transferList: [...transfer] },
-      )) as TaskOutcome<O>;
-      return valueOf(outcome);
-    },
+    run: (task, input, transfer = []) => runAs(SERVER_OWNER, task, input, transfer),
+    for: scoped,
     async warm() {
       await offload.run(pingTask, null);
     },

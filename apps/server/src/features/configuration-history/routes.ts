@@ -80,7 +80,7 @@ export function configurationHistoryRoutes(app: FastifyInstance, ctx: AppContext
           ifMatch,
           address: request.ip,
           retention: ctx.versionRetention,
-          offload: ctx.offload,
+          offload: ctx.offload.for(installation.id),
         }),
       );
     },

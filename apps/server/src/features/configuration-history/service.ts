@@ -26,12 +26,13 @@ import type { Db, Queryable } from '../../db/types.ts';
 import { exactText, storedText } from '../../db/text-column.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
+  commitVersion,
   conflict,
   getConfiguration,
   getVersionText,
-  lockConfiguration,
   parseStored,
-  writeNewVersion,
+  prepareVersion,
+  writeConfiguration,
 } from '../../domain/configurations.ts';
 import { cursorScope, decodeCursor, encodeCursor } from '../../domain/history-cursor.ts';
 import type { Installation } from '../../domain/installations.ts';
@@ -313,10 +314,10 @@ export interface RestoreRequest {
 
 /**
  * Restores sections of a version (all of them by default) as a new version, author 'restore',
- * through the one write path: in one transaction the configuration is locked, the client's
- * If-Match must be the current version (anything written meanwhile, by the console or the
- * connector: 409, nothing written), the scopes are put back (config-xml restoreScopes: the
- * connector's nodes stay as they are now) and the result is written and audited.
+ * through the one write path (writeConfiguration): the client's If-Match must be the current
+ * version (anything written meanwhile, by the console or the connector: 409, nothing written),
+ * the scopes are put back outside any transaction (config-xml restoreScopes: the connector's
+ * nodes stay as they are now), and the result is written and audited in a short one.
  */
 export async function restoreVersion(db: Db, req: RestoreRequest): Promise<TRestoreResponse> {
   const sections = req.sections ?? HISTORY_SECTION_KEYS;
@@ -335,50 +336,51 @@ export async function restoreVersion(db: Db, req: RestoreRequest): Promise<TRest
       details: { restoredVersion: req.version, ifMatch: req.ifMatch, ...details },
     });
   try {
-    return await db.transaction(async (tx) => {
-      const current = await lockConfiguration(tx, req.installation.id);
-      if (req.ifMatch !== current.version) throw conflict();
-      await refuseConnectorVersion(tx, req.installation.id, req.version);
-      const old = await parseStoredOffThread(
-        req.offload,
-        await versionText(tx, req.installation.id, req.version),
-      );
-      const doc = await parseStoredOffThread(req.offload, current.text);
-      let text: string;
-      try {
-        text = restoreScopes(doc, old, [...new Set(sections.map((s) => KIND_OF_SECTION[s]))]);
-      } catch (err) {
-        if (err instanceof ConfigXmlError) throw new AppError(422, err.message, err.code);
-        throw err;
-      }
-      if (text === current.text) {
-        return { message: CONFIG_HISTORY_MESSAGES.nothingToRestore, version: current.version, sections: [] };
-      }
-      const written = await writeNewVersion(
-        tx,
-        req.installation.id,
-        current,
-        text,
-        'restore',
-        null,
-        req.retention,
-        {
+    return await writeConfiguration(db, req.installation.id, {
+      prepare: async (current) => {
+        if (req.ifMatch !== current.version) throw conflict();
+        await refuseConnectorVersion(db, req.installation.id, req.version);
+        const old = await parseStoredOffThread(
+          req.offload,
+          await versionText(db, req.installation.id, req.version),
+        );
+        const doc = await parseStoredOffThread(req.offload, current.text);
+        let text: string;
+        try {
+          text = restoreScopes(doc, old, [...new Set(sections.map((s) => KIND_OF_SECTION[s]))]);
+        } catch (err) {
+          if (err instanceof ConfigXmlError) throw new AppError(422, err.message, err.code);
+          throw err;
+        }
+        if (text === current.text) return null;
+        return prepareVersion(db, req.installation.id, current, text, 'restore', {
           currentDoc: doc,
-          address: req.address,
           offload: req.offload,
-        },
-      );
-      await audit(tx, {
-        sections: written.sections,
-        fromVersion: current.version,
-        version: written.version,
-        summary: written.summary,
-      });
-      return {
-        message: CONFIG_HISTORY_MESSAGES.restored,
-        version: written.version,
-        sections: written.sections,
-      };
+        });
+      },
+      commit: async (tx, prepared, current): Promise<TRestoreResponse> => {
+        if (!prepared) {
+          return {
+            message: CONFIG_HISTORY_MESSAGES.nothingToRestore,
+            version: current.version,
+            sections: [],
+          };
+        }
+        const written = await commitVersion(tx, req.installation.id, prepared, null, req.retention, {
+          address: req.address,
+        });
+        await audit(tx, {
+          sections: written.sections,
+          fromVersion: current.version,
+          version: written.version,
+          summary: written.summary,
+        });
+        return {
+          message: CONFIG_HISTORY_MESSAGES.restored,
+          version: written.version,
+          sections: written.sections,
+        };
+      },
     });
   } catch (err) {
     if (err instanceof AppError && (err.code === 'conflict' || err.status === 422))

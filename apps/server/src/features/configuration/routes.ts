@@ -79,7 +79,7 @@ export function configurationRoutes(app: FastifyInstance, ctx: AppContext): void
               input: saveInput(key, request.body),
               address: request.ip,
               retention: ctx.versionRetention,
-              offload: ctx.offload,
+              offload: ctx.offload.for(installation.id),
             }),
           );
         } catch (err) {

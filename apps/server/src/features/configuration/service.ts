@@ -3,10 +3,11 @@ import type { TSaveableSectionKey, TSaveResponse } from '@synchro/contracts';
 import type { Db, Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
+  commitVersion,
   conflict,
-  lockConfiguration,
+  prepareVersion,
   scopeUnchangedSince,
-  writeNewVersion,
+  writeConfiguration,
 } from '../../domain/configurations.ts';
 import type { Installation } from '../../domain/installations.ts';
 import { AppError } from '../../http/errors.ts';
@@ -32,10 +33,12 @@ export interface SaveRequest<K extends TSaveableSectionKey> {
 }
 
 /**
- * The one save of a configuration section. In one transaction: lock the newest configuration;
- * when the client edited an older version, 409 if what this edit owns changed since; apply the
- * edit to the newest text; write it as the next version (author 'user', section = the edit kind),
- * the section's other writes, audit. Answers the registry's success message.
+ * The one save of a configuration section, through writeConfiguration: outside any transaction,
+ * read the newest configuration; when the client edited an older version, 409 if what this edit
+ * owns changed since; apply the edit to the newest text and compute what it changes. Then in one
+ * short transaction, the stored version still the one edited: write it as the next version
+ * (author 'user', section = the edit kind), the section's other writes, audit. Answers the
+ * registry's success message.
  */
 export async function saveSection<K extends TSaveableSectionKey>(
   db: Db,
@@ -62,7 +65,7 @@ export async function saveSection<K extends TSaveableSectionKey>(
       details: { section: kind, ...(index !== undefined ? { index } : {}), ifMatch: req.ifMatch, ...details },
     });
   try {
-    return await saveInTransaction(db, req, audit);
+    return await writeSave(db, req, audit);
   } catch (err) {
     // A save refused for a conflict tried to change something: the journal says so.
     if (err instanceof AppError && err.code === 'conflict')
@@ -71,7 +74,7 @@ export async function saveSection<K extends TSaveableSectionKey>(
   }
 }
 
-async function saveInTransaction<K extends TSaveableSectionKey>(
+async function writeSave<K extends TSaveableSectionKey>(
   db: Db,
   req: SaveRequest<K>,
   audit: (tx: Queryable, details: Record<string, unknown>) => Promise<void>,
@@ -80,28 +83,31 @@ async function saveInTransaction<K extends TSaveableSectionKey>(
   const saver = SECTION_SAVERS[req.key];
   const { edit: kind, success } = sectionSave(req.key);
   const index = 'payload' in input ? saver.index?.(input.payload) : undefined;
-  return db.transaction(async (tx) => {
-    const current = await lockConfiguration(tx, installation.id);
-    const doc = await parseStoredOffThread(req.offload, current.text);
-    if (
-      req.ifMatch !== null &&
-      req.ifMatch !== current.version &&
-      !(await scopeUnchangedSince(tx, installation.id, req.ifMatch, current, doc, kind, index))
-    )
-      throw conflict();
-    // A big edit (a big section or body) runs in a worker thread, a small one here.
-    const text = await editSection(req.offload, req.key, current.text, doc, input);
-    const written =
-      text === current.text
-        ? null
-        : await writeNewVersion(tx, installation.id, current, text, 'user', kind, req.retention, {
-            currentDoc: doc,
-            address: req.address,
-            offload: req.offload,
-          });
-    const version = written?.version ?? current.version;
-    if ('payload' in input) await saver.alsoWrite?.(tx, installation, input.payload);
-    await audit(tx, { fromVersion: current.version, version, summary: written?.summary ?? [] });
-    return { message: success, version };
+  return writeConfiguration(db, installation.id, {
+    prepare: async (current) => {
+      const doc = await parseStoredOffThread(req.offload, current.text);
+      if (
+        req.ifMatch !== null &&
+        req.ifMatch !== current.version &&
+        !(await scopeUnchangedSince(db, installation.id, req.ifMatch, current, doc, kind, index))
+      )
+        throw conflict();
+      // A big edit (a big section or body) runs in a worker thread, a small one here.
+      const text = await editSection(req.offload, req.key, current.text, doc, input);
+      if (text === current.text) return null;
+      return prepareVersion(db, installation.id, current, text, 'user', {
+        currentDoc: doc,
+        offload: req.offload,
+      });
+    },
+    commit: async (tx, prepared, current) => {
+      const written = prepared
+        ? await commitVersion(tx, installation.id, prepared, kind, req.retention, { address: req.address })
+        : null;
+      const version = written?.version ?? current.version;
+      if ('payload' in input) await saver.alsoWrite?.(tx, installation, input.payload);
+      await audit(tx, { fromVersion: current.version, version, summary: written?.summary ?? [] });
+      return { message: success, version };
+    },
   });
 }

@@ -5,7 +5,7 @@ import { attachBlobs, deleteBlobs, writeApart, type ApartCandidate } from '../..
 import { AppError } from '../../http/errors.ts';
 import { connectorErrorBody } from '../../http/connector-api.ts';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { OFFLOAD_MIN_BYTES, runOnBody, transferable } from '../../offload/pool.ts';
+import { OFFLOAD_MIN_BYTES, runOnBody, transferable, type Offload } from '../../offload/pool.ts';
 import type { OffloadTask } from '../../offload/task.ts';
 import type { BatchKindName } from '../../metrics/registry.ts';
 import type { BatchBody, BatchMessage, CheckedBatch, StreamedBatchBody } from './checked-batches.ts';
@@ -409,8 +409,9 @@ async function ingestBatchRows<R>(
     );
     return writeBatch(db, items.length, source, steps);
   }
-  if (!ctx.apart.enabled) return streamBatch(ctx, body, zone, kind, steps, counted);
-  const checked = await runOnBody(ctx.offload, kind.task, { body, zone });
+  const offload = ctx.offload.for(installationId);
+  if (!ctx.apart.enabled) return streamBatch(ctx, offload, body, zone, kind, steps, counted);
+  const checked = await runOnBody(offload, kind.task, { body, zone });
   counted(checked.count);
   const apart = await writeApart(db, installationId, ctx.apart, kind.apartCandidates(checked.rows));
   try {
@@ -439,6 +440,7 @@ async function ingestBatchRows<R>(
  */
 async function streamBatch<R>(
   ctx: AppContext,
+  offload: Offload,
   body: Uint8Array,
   zone: string,
   kind: BatchKind<R>,
@@ -448,7 +450,7 @@ async function streamBatch<R>(
   const { port1, port2 } = new MessageChannel();
   const { bytes, buffer } = transferable(body);
   const slice = checkSliceSize(ctx.db.kind, kind.chunkSize);
-  const done = ctx.offload.run(kind.streamTask, { body: bytes, zone, port: port2, slice }, [buffer, port2]);
+  const done = offload.run(kind.streamTask, { body: bytes, zone, port: port2, slice }, [buffer, port2]);
   const source = streamedSlices<R>(port1, slice, done);
   try {
     const count = await source.count;

@@ -3,11 +3,12 @@ import type { TConnectorConfigPatch, TConnectorConfigPatchAnswer } from '@synchr
 import type { Db, Queryable } from '../../db/types.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
+  commitVersion,
   getConfigurationUnlessKnown,
   getConfigurationVersion,
-  lockConfiguration,
   parseStored,
-  writeNewVersion,
+  prepareVersion,
+  writeConfiguration,
 } from '../../domain/configurations.ts';
 import type { Installation } from '../../domain/installations.ts';
 import { enqueueSyncReported } from '../../domain/mail-rules.ts';
@@ -65,10 +66,10 @@ const CONNECTOR_PART_LINES: Record<string, string> = {
 
 /**
  * PATCH /api/connector/v1/configuration, through the configuration engine in the same
- * compare-and-swap as the console's saves: in one transaction the configuration row is locked,
- * the connector's parts are spliced into the newest text (`editConnectorParts`: only Info,
- * DerSynchro, source statuses and Data change), and the result is the next version (author
- * `connector`), audited without values. A patch that changes nothing writes no version. A new
+ * compare-and-swap as the console's saves (writeConfiguration): the connector's parts are spliced
+ * into the newest text outside any transaction (`editConnectorParts`: only Info, DerSynchro,
+ * source statuses and Data change), and the result is written in a short one as the next version
+ * (author `connector`), audited without values. A patch that changes nothing writes no version. A new
  * last sync writes its emails (sync report, import) in the same transaction (docs/mail.md).
  */
 export async function writeConnectorParts(
@@ -81,47 +82,48 @@ export async function writeConnectorParts(
   now: Date,
 ): Promise<TConnectorConfigPatchAnswer> {
   const parts = partsOf(patch);
-  return db.transaction(async (tx) => {
-    const current = await lockConfiguration(tx, installation.id);
-    // A big configuration, or a big Data to check, is read and edited in a worker thread
-    // (offload/); a small one here. The patch counts too: a 45 MB Data into a small document was
-    // scanned here (about a second of the request thread).
-    const edit: ConnectorEdit =
-      current.text.length + (patch.Data?.length ?? 0) < OFFLOAD_MIN_BYTES
-        ? editConnectorText(current.text, patch)
-        : await offload.run(connectorEditTask, { text: current.text, patch }).then((out) => ({
-            text: out.text,
-            beforeLastSync: out.beforeLastSync,
-            after: out.after ? documentFromLayout(out.text, out.after) : null,
-          }));
-    const { text } = edit;
-    if (text === current.text) return { version: current.version };
-    const { version } = await writeNewVersion(
-      tx,
-      installation.id,
-      current,
-      text,
-      'connector',
-      'connector',
-      retention,
-      { connectorLines: parts.map((p) => CONNECTOR_PART_LINES[p] ?? p), offload },
-    );
-    await recordAudit(tx, {
-      installationId: installation.id,
-      syncId: installation.syncId,
-      actor: 'connector',
-      action: 'config.connector-write',
-      address,
-      details: { parts, fromVersion: current.version, version },
-    });
-    await enqueueSyncReported(
-      tx,
-      installation,
-      edit.beforeLastSync,
-      patch,
-      () => edit.after ?? parseStored(text),
-      now,
-    );
-    return { version };
+  return writeConfiguration(db, installation.id, {
+    prepare: async (current) => {
+      // A big configuration, or a big Data to check, is read and edited in a worker thread
+      // (offload/); a small one here. The patch counts too: a 45 MB Data into a small document was
+      // scanned here (about a second of the request thread).
+      const edit: ConnectorEdit =
+        current.text.length + (patch.Data?.length ?? 0) < OFFLOAD_MIN_BYTES
+          ? editConnectorText(current.text, patch)
+          : await offload.run(connectorEditTask, { text: current.text, patch }).then((out) => ({
+              text: out.text,
+              beforeLastSync: out.beforeLastSync,
+              after: out.after ? documentFromLayout(out.text, out.after) : null,
+            }));
+      if (edit.text === current.text) return null;
+      return {
+        edit,
+        version: await prepareVersion(db, installation.id, current, edit.text, 'connector', { offload }),
+      };
+    },
+    commit: async (tx, prepared, current): Promise<TConnectorConfigPatchAnswer> => {
+      if (!prepared) return { version: current.version };
+      const { edit } = prepared;
+      const { version } = await commitVersion(tx, installation.id, prepared.version, 'connector', retention, {
+        connectorLines: parts.map((p) => CONNECTOR_PART_LINES[p] ?? p),
+      });
+      await recordAudit(tx, {
+        installationId: installation.id,
+        syncId: installation.syncId,
+        actor: 'connector',
+        action: 'config.connector-write',
+        address,
+        details: { parts, fromVersion: current.version, version },
+      });
+      await enqueueSyncReported(
+        tx,
+        installation,
+        edit.beforeLastSync,
+        patch,
+        () => edit.after ?? parseStored(edit.text),
+        now,
+      );
+      return { version };
+    },
   });
 }

@@ -2,6 +2,7 @@ import { CONFIG_SECTIONS, SECRET_PLACEHOLDER } from '@synchro/contracts';
 import { parseConfig, readInfo, readLastSync, readSources, sectionOf } from '@synchro/config-xml';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_CONFIG, signIn, useTestApp } from '../../../test/helpers/app.ts';
+import { watchedOffload } from '../../../test/helpers/offload.ts';
 import { DEFAULT_VERSION_RETENTION } from '../../config/env.ts';
 import { MINIMAL_CONFIGURATION } from '../../domain/configurations.ts';
 import { findInstallationBySyncId } from '../../domain/installations.ts';
@@ -416,17 +417,8 @@ describe('a connector write and administrators’ saves at the same moment', () 
 describe('where a PATCH is checked and edited', () => {
   /** The shared worker pool, telling which tasks it was given. */
   function recordingOffload(): Offload & { tasks: string[] } {
-    const pool = sharedOffloadPool();
     const tasks: string[] = [];
-    return {
-      tasks,
-      run: (task, input, transfer) => {
-        tasks.push(task.name);
-        return pool.run(task, input, transfer);
-      },
-      warm: () => pool.warm(),
-      close: () => Promise.resolve(),
-    };
+    return { ...watchedOffload(sharedOffloadPool(), (name) => tasks.push(name)), tasks };
   }
 
   it('a big Data into a small document is checked in a worker, a small one on the request thread', async () => {

@@ -299,7 +299,7 @@ export async function applyResult(
 ): Promise<TImportResultAnswer> {
   const { db } = ctx;
   const installationId = installation.id;
-  const result = await runOnBody(ctx.offload, checkResultTask, { body });
+  const result = await runOnBody(ctx.offload.for(installationId), checkResultTask, { body });
   const file = fileRow(result.Fichier);
   let log = result.Log ?? null;
   let logBlob: string | null = null;

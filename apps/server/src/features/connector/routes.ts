@@ -130,12 +130,13 @@ function connectorScope(app: FastifyInstance, ctx: AppContext, options: Connecto
     `${BASE}/configuration`,
     route('configuration-write', BODY_LIMITS.configurationPatch),
     async (request): Promise<TConnectorConfigPatchAnswer> => {
-      const patch = await runOnBody(ctx.offload, checkConfigurationPatchTask, { body: bodyBytes(request) });
       const { installation } = connectorCaller(request);
+      const offload = ctx.offload.for(installation.id);
+      const patch = await runOnBody(offload, checkConfigurationPatchTask, { body: bodyBytes(request) });
       return ctx.configWrites.run(installation.id, () =>
         writeConnectorParts(
           ctx.db,
-          ctx.offload,
+          offload,
           installation,
           patch,
           request.ip,

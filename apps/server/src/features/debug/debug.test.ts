@@ -1,6 +1,8 @@
 import { CONFIG_SECTIONS, ZRepairResponse, ZXmlStatusResponse } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
 import { addInstallation, FIXTURE_CONFIG, signIn, testApp, useTestApp } from '../../../test/helpers/app.ts';
+import { inlineOffload } from '../../offload/pool.ts';
+import { watchedOffload } from '../../../test/helpers/offload.ts';
 
 const ctx = useTestApp();
 
@@ -168,27 +170,20 @@ describe('secrets in the diagnostic', () => {
     let saves = 0;
     // The repair runs off the request thread: a save lands meanwhile, once.
     const racing = await testApp(ctx.db, {
-      offload: {
-        run: async (task, input) => {
-          if (task.name === 'debug.repair' && saves++ === 0) {
-            const [row] = await ctx.db.query<{ version: number }>(
-              'SELECT version FROM configurations WHERE installation_id = $1',
-              [id],
-            );
-            const saved = broken.replace(
-              '<Connexion>',
-              '<Connexion><!-- enregistré pendant la réparation -->',
-            );
-            await ctx.db.query(
-              'UPDATE configurations SET text = $2, version = $3 WHERE installation_id = $1',
-              [id, saved, (row?.version ?? 0) + 1],
-            );
-          }
-          return task.run(input);
-        },
-        warm: async () => {},
-        close: async () => {},
-      },
+      offload: watchedOffload(inlineOffload, async (taskName) => {
+        if (taskName === 'debug.repair' && saves++ === 0) {
+          const [row] = await ctx.db.query<{ version: number }>(
+            'SELECT version FROM configurations WHERE installation_id = $1',
+            [id],
+          );
+          const saved = broken.replace('<Connexion>', '<Connexion><!-- enregistré pendant la réparation -->');
+          await ctx.db.query('UPDATE configurations SET text = $2, version = $3 WHERE installation_id = $1', [
+            id,
+            saved,
+            (row?.version ?? 0) + 1,
+          ]);
+        }
+      }),
     });
     try {
       const syncId = `DBG${counter}`;

@@ -22,7 +22,7 @@ import { auditHistoryExport, csvRowsOf, type HistoryActor } from '../../domain/h
 import { displayTimeZoneOf } from '../../domain/display-zone.ts';
 import { ensureStorageRoom } from '../../domain/storage.ts';
 import { holdBody } from '../../http/body-budget.ts';
-import { csvFileName, sendCsv } from '../../http/csv.ts';
+import { csvFileName, holdExportSlot, sendCsv } from '../../http/csv.ts';
 import { asksForText } from '../../http/accept.ts';
 import { attachmentDisposition, contentTypeOf } from '../../http/download.ts';
 import { AppError } from '../../http/errors.ts';
@@ -119,13 +119,9 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
     recordPath('xml'),
     { preHandler },
     async (request): Promise<TSyncHistoryXml> => {
-      const stored = await recordText(
-        ctx.db,
-        currentSignIn(request).installation.id,
-        request.params.id,
-        'enreg',
-      );
-      return runBySize(ctx.offload, xmlViewTask, stored, stored.length);
+      const installationId = currentSignIn(request).installation.id;
+      const stored = await recordText(ctx.db, installationId, request.params.id, 'enreg');
+      return runBySize(ctx.offload.for(installationId), xmlViewTask, stored, stored.length);
     },
   );
 
@@ -144,9 +140,9 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
       },
       async (request, reply): Promise<TSyncHistoryXmlSaved | FastifyReply> => {
         const body = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
-        const checked = await runOnBody(ctx.offload, xmlSaveTask, { body });
-        if (checked.tooLarge) return reply.status(413).send(checked.tooLarge);
         const { installation } = currentSignIn(request);
+        const checked = await runOnBody(ctx.offload.for(installation.id), xmlSaveTask, { body });
+        if (checked.tooLarge) return reply.status(413).send(checked.tooLarge);
         await ensureStorageRoom(ctx.db, installation.id, checked.sizeBytes, ctx.storageQuotaBytes);
         await storeRecordXml(
           ctx,
@@ -191,6 +187,7 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
     const { zone } = await displayTimeZoneOf(ctx, currentSignIn(request));
     const filters = historyFilters(query, zone);
     const actor = actorOf(request);
+    await holdExportSlot(ctx.exports, actor.installationId, reply);
     await auditHistoryExport(ctx.db, actor, IMPORT_RECORDS, filters);
     const rows = csvRowsOf(ctx.db, HISTORY_CSV, actor.installationId, filters, zone, EXPORT_BATCH);
     return sendCsv(
