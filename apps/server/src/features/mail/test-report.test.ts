@@ -235,4 +235,106 @@ describe('Notification Info: a sync order that did not go through', () => {
       await peer.close();
     }
   });
+
+  const orderSync = (h: MailHarness, cookie: string, type: 'C' | 'R' | 'I') =>
+    h.app.inject({ method: 'POST', url: '/api/sync-automate', headers: { cookie }, payload: { type } });
+
+  /** The installation's one email, sent: its row and text. */
+  async function theEmail(h: MailHarness, inst: { id: string; syncId: string }) {
+    expect(await outboxRows(db, inst.id)).toHaveLength(1);
+    await h.sender.runOnce();
+    const [row] = await outboxRows(db, inst.id);
+    expect(row?.state).toBe('sent');
+    expect(row?.subject).toBe(`Demande de synchronisation non aboutie (${inst.syncId})`);
+    return { row, text: row?.text_body ?? '' };
+  }
+
+  it('no automate registered: the order cannot be sent, one email says so and why', async () => {
+    const accept = await relay({ mode: 'accept' });
+    const h = await harness(accept.url);
+    const inst = await mailInstallation(h.app, db, 'MAILORD2', { notifInf: true });
+    const order = await orderSync(h, inst.cookie, 'C');
+    expect(order.json<{ outcome: string }>().outcome).toBe('no-automate');
+    const { row, text } = await theEmail(h, inst);
+    expect(row?.facts).toMatchObject({ outcome: 'no-automate', type: 'C' });
+    expect(text).toContain('«\u00a0Complète\u00a0»');
+    expect(text).toContain(
+      'Aucun service d’automate n’est enregistré pour cette installation\u00a0: la demande n’a pas pu être envoyée. Installez le service sur le serveur de l’ERP, puis relancez la synchronisation.',
+    );
+    expect(text).toContain("Vous ne disposez pas actuellement du service d'automate");
+    expect(accept.received).toHaveLength(1);
+  });
+
+  it("the automate's address refused by the policy: one email with the reason and the policy's message", async () => {
+    const accept = await relay({ mode: 'accept' });
+    // The default policy (no AUTOMATE_NETWORKS): a private address is refused at order time.
+    const h = await mailHarness(db, testMailer(accept.url));
+    harnesses.push(h);
+    const inst = await mailInstallation(h.app, db, 'MAILORD3', { notifInf: true });
+    await db.query(
+      `INSERT INTO automate_registrations (installation_id, ip, port, version, machine_name, reported_at)
+       VALUES ($1, '10.0.0.5', 8080, '6.11.23.9', 'SRV-ERP', $2)`,
+      [inst.id, h.clock.now],
+    );
+    const order = await orderSync(h, inst.cookie, 'I');
+    expect(order.json<{ outcome: string }>().outcome).toBe('address-refused');
+    const { row, text } = await theEmail(h, inst);
+    expect(row?.facts).toMatchObject({ outcome: 'address-refused', type: 'I' });
+    expect(text).toContain(
+      'L’adresse déclarée par le service d’automate n’est pas autorisée par la console\u00a0: la demande ne lui a pas été envoyée.',
+    );
+    expect(text).toContain('L’adresse 10.0.0.5 est une adresse privée');
+  });
+
+  it('an unexpected failure during the order: one email, the order closed as an error', async () => {
+    const peer = await scriptedAutomate(answering(automateAnswer(1, 'OK')));
+    try {
+      const accept = await relay({ mode: 'accept' });
+      // The database fails the rate limit's count once: an error the console did not expect.
+      let fail = true;
+      const failing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'query')
+            return (sql: string, params?: readonly unknown[]) => {
+              if (fail && sql.includes("IS DISTINCT FROM 'rate-limited'")) {
+                fail = false;
+                return Promise.reject(new Error('connection lost'));
+              }
+              return target.query(sql, params);
+            };
+          const value: unknown = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const h = await mailHarness(failing, testMailer(accept.url), undefined, {
+        automateNetworks: 'loopback',
+      });
+      harnesses.push(h);
+      const inst = await mailInstallation(h.app, db, 'MAILORD4', { notifInf: true });
+      await connectorCall(h.app, 'POST', '/automate', inst.token, {
+        port: peer.port,
+        version: '6.11.23.9',
+        machineName: 'SRV-ERP',
+        ip: '127.0.0.1',
+      });
+      const order = await orderSync(h, inst.cookie, 'R');
+      expect(order.statusCode).toBe(500);
+      expect(peer.requests).toHaveLength(0);
+      const { row, text } = await theEmail(h, inst);
+      expect(row?.facts).toMatchObject({ outcome: 'error', type: 'R', retInfo: '' });
+      expect(text).toContain(
+        'Une erreur inattendue de la console a interrompu la demande\u00a0: impossible de savoir si elle est parvenue au service d’automate. Relancez la synchronisation\u00a0; si l’erreur se répète, contactez le support.',
+      );
+      expect(text).not.toContain('Message affiché dans la console');
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('the console’s own refusals (not premium) write no email', async () => {
+    const h = await harness(null);
+    const inst = await mailInstallation(h.app, db, 'MAILORD5', { notifInf: true }, { premium: false });
+    expect((await orderSync(h, inst.cookie, 'C')).json<{ outcome: string }>().outcome).toBe('not-premium');
+    expect(await outboxRows(db, inst.id)).toEqual([]);
+  });
 });
