@@ -210,8 +210,8 @@ async function main(): Promise<void> {
   }
   say(
     mailer.transport
-      ? `Courriels : envoyés par ${mailer.transport.relay} (liens vers ${mailer.publicUrl})`
-      : "Courriels : aucun serveur d'envoi (SMTP_URL) ; ils restent lisibles dans « Courriels envoyés » (Complément)",
+      ? `Emails : envoyés par ${mailer.transport.relay} (liens vers ${mailer.publicUrl})`
+      : "Emails : aucun serveur d'envoi (SMTP_URL) ; ils restent lisibles dans « Emails envoyés » (Complément)",
   );
   if (!stopping) {
     mailSender = startMailSender({

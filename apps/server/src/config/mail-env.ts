@@ -101,7 +101,7 @@ export function readMailEnv(env: NodeJS.ProcessEnv, port: number): MailEnv {
   const from = nonEmpty(env.MAIL_FROM);
   if (smtp && from === undefined)
     throw new Error(
-      'MAIL_FROM manquant : indiquez l’adresse d’expédition des courriels (ex. « Console Synchro <synchro@exemple.fr> »).',
+      'MAIL_FROM manquant : indiquez l’adresse d’expédition des emails (ex. « Console Synchro <synchro@exemple.fr> »).',
     );
   const publicUrl = httpUrl('PUBLIC_URL', nonEmpty(env.PUBLIC_URL) ?? `http://localhost:${port || 5000}`);
   return { smtp, from: from ?? 'Console Synchro <synchro@localhost>', publicUrl };

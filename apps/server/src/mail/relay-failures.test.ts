@@ -82,7 +82,7 @@ describe('the relay failures, read from real sockets', () => {
     relays.push(starttls);
     const d = failed(await attempt(`smtp://127.0.0.1:${starttls.port}`));
     expect(d.reason).toBe(
-      `Le certificat du serveur d’envoi (127.0.0.1:${starttls.port}) n’est pas reconnu (certificat auto-signé) : le courriel n’a pas été envoyé. Corrigez le certificat du serveur, ou ajoutez son autorité à SMTP_CA_FILE. [DEPTH_ZERO_SELF_SIGNED_CERT]`,
+      `Le certificat du serveur d’envoi (127.0.0.1:${starttls.port}) n’est pas reconnu (certificat auto-signé) : l’email n’a pas été envoyé. Corrigez le certificat du serveur, ou ajoutez son autorité à SMTP_CA_FILE. [DEPTH_ZERO_SELF_SIGNED_CERT]`,
     );
     expect(d.permanent).toBe(false);
   });

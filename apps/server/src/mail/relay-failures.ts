@@ -1,7 +1,7 @@
 import { networkFault } from '../network/network-faults.ts';
 
 /**
- * Why the SMTP relay did not take an email, in French, for « Courriels envoyés », « Test rapport »
+ * Why the SMTP relay did not take an email, in French, for « Emails envoyés », « Test rapport »
  * and the logs. Read from nodemailer's codes (`code`, and `originalCode`: the system's or TLS's own
  * code it wraps), never from Node's English messages; the relay's own answer (`response`, an SMTP
  * reply such as « 550 5.1.1 … ») is quoted, it is what the relay's administrator will look for. The
@@ -70,12 +70,12 @@ export function relayFailure(err: SmtpFailure, relay: string, timeoutMs: number)
     return {
       permanent: err.responseCode >= 500,
       timeout: false,
-      reason: `Le serveur d’envoi (${relay}) a refusé le courriel : ${relayAnswer(err.response)}`,
+      reason: `Le serveur d’envoi (${relay}) a refusé l’email : ${relayAnswer(err.response)}`,
     };
   const certificate = own === undefined ? undefined : CERTIFICATE_FAULTS[own];
   if (certificate !== undefined || own?.startsWith('CERT_'))
     return passing(
-      `Le certificat du serveur d’envoi (${relay}) n’est pas reconnu (${certificate ?? 'certificat refusé'}) : le courriel n’a pas été envoyé. Corrigez le certificat du serveur, ou ajoutez son autorité à SMTP_CA_FILE.${bracket(own)}`,
+      `Le certificat du serveur d’envoi (${relay}) n’est pas reconnu (${certificate ?? 'certificat refusé'}) : l’email n’a pas été envoyé. Corrigez le certificat du serveur, ou ajoutez son autorité à SMTP_CA_FILE.${bracket(own)}`,
     );
   if (err.code === 'ETLS' || own?.startsWith('ERR_SSL_') || own?.startsWith('ERR_TLS_'))
     return passing(

@@ -208,7 +208,7 @@ function errorDigest(f: ErrorDigestFacts, publicUrl: string) {
       ...transactionBlocks(publicUrl, f.zone, f.transactions),
       {
         kind: 'paragraph',
-        text: 'Les erreurs suivantes seront regroupées dans un prochain courriel, au plus un par quart d’heure.',
+        text: 'Les erreurs suivantes seront regroupées dans un prochain email, au plus un par quart d’heure.',
       },
       consoleLink(publicUrl),
     ] satisfies Block[],
@@ -313,12 +313,12 @@ const SAMPLE: LastSyncFacts = {
 function testReport(f: TestFacts, publicUrl: string) {
   const sync = f.lastSync ?? SAMPLE;
   return {
-    subject: `Rapport de test ${f.syncId}${NBSP}: les courriels de la console vous parviennent`,
+    subject: `Rapport de test ${f.syncId}${NBSP}: les emails de la console vous parviennent`,
     title: 'Rapport de test',
     blocks: [
       {
         kind: 'paragraph',
-        text: `Ce courriel de test a été demandé depuis l’écran Complément de la console pour l’installation ${f.syncId}. Vous recevrez les rapports et les notifications cochés à cette adresse.`,
+        text: `Cet email de test a été demandé depuis l’écran Complément de la console pour l’installation ${f.syncId}. Vous recevrez les rapports et les notifications cochés à cette adresse.`,
       },
       {
         kind: 'heading',

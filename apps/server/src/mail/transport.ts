@@ -82,7 +82,7 @@ export function smtpTransport(settings: SmtpSettings, timeoutMs = SEND_TIMEOUT_M
                 ok: false,
                 permanent: true,
                 timeout: false,
-                reason: `Le serveur d’envoi (${relay}) a refusé ${refused.length > 1 ? 'les destinataires' : 'le destinataire'} ${refused.join(', ')} : le courriel n’a été remis qu’aux autres.`,
+                reason: `Le serveur d’envoi (${relay}) a refusé ${refused.length > 1 ? 'les destinataires' : 'le destinataire'} ${refused.join(', ')} : l’email n’a été remis qu’aux autres.`,
               };
             return { ok: true, response: relayAnswer(String(info.response ?? '')) };
           },

@@ -16,7 +16,7 @@ import { header, startRelay, type TestRelay } from '../../../test/helpers/smtp-r
 
 /**
  * « Test rapport » (POST /api/mail/test-report) with and without a relay, refused, hanging; its
- * rate limit; « Courriels envoyés » (GET /api/mail/outbox, /{id}); a sync order that did not go
+ * rate limit; « Emails envoyés » (GET /api/mail/outbox, /{id}); a sync order that did not go
  * through (Notification Info). Real SMTP servers started here; both databases.
  */
 
@@ -75,7 +75,7 @@ describe('« Test rapport »', () => {
     expect(accept.received).toHaveLength(1);
     expect(accept.received[0]?.to).toEqual(['typed@exemple.fr', 'other@exemple.fr']);
     expect(header(accept.received[0]?.raw ?? '', 'Subject')).toBe(
-      'Rapport de test MAILTST1\u00a0: les courriels de la console vous parviennent',
+      'Rapport de test MAILTST1\u00a0: les emails de la console vous parviennent',
     );
     const [row] = await outboxRows(db, inst.id);
     expect(row?.state).toBe('sent');
@@ -127,7 +127,7 @@ describe('« Test rapport »', () => {
     const refused = (await testReport(h, inst.cookie, 'nobody@exemple.fr')).json<TTestReportAnswer>();
     expect(refused.outcome).toBe('refused');
     expect(refused.message).toMatch(
-      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé le courriel : 550 5\.1\.1 <nobody@exemple\.fr>: Recipient address rejected: User unknown$/,
+      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé l’email : 550 5\.1\.1 <nobody@exemple\.fr>: Recipient address rejected: User unknown$/,
     );
 
     const hang = await relay({ mode: 'hang' });
@@ -147,7 +147,7 @@ describe('« Test rapport »', () => {
     for (const address of ['', 'admin@exemple', 'a b@c.fr', 'a@b.fr;', 42]) {
       const res = await testReport(h, inst.cookie, address);
       expect(res.statusCode, String(address)).toBe(400);
-      expect(res.json<{ message: string }>().message).toContain('Adresse e-mail invalide');
+      expect(res.json<{ message: string }>().message).toContain('Adresse email invalide');
     }
     expect(await outboxRows(db, inst.id)).toEqual([]);
   });
@@ -172,7 +172,7 @@ describe('« Test rapport »', () => {
   });
 });
 
-describe('« Courriels envoyés »', () => {
+describe('« Emails envoyés »', () => {
   it('lists the newest first, each as it was sent; another installation’s email is 404', async () => {
     const h = await harness(null);
     const a = await mailInstallation(h.app, db, 'MAILBOXA', {});
@@ -188,7 +188,7 @@ describe('« Courriels envoyés »', () => {
     expect(list.displayTimeZone.zone).toBe('Europe/Paris');
     const foreign = await h.app.inject({ url: `/api/mail/outbox/${bMail}`, headers: { cookie: a.cookie } });
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json<{ message: string }>().message).toBe('Courriel introuvable.');
+    expect(foreign.json<{ message: string }>().message).toBe('Email introuvable.');
   });
 });
 
