@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { startAuditRetention } from './domain/audit-retention.ts';
 import { startHistoryRetention } from './domain/history-retention.ts';
+import { startMailRetention } from './domain/mail-retention.ts';
 import { readEnv } from './config/env.ts';
 import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './db/embedded-upkeep.ts';
 import { openDatabase } from './db/open.ts';
@@ -103,6 +104,10 @@ async function main(): Promise<void> {
       app.log.warn({ historyRetention: result }, "rétention de l'historique reportée : serveur trop chargé");
     else app.log.info({ historyRetention: result }, "rétention de l'historique");
   });
+  const mailRetention = startMailRetention(db, env.mailRetentionDays, (deleted) => {
+    if (deleted instanceof Error) app.log.error({ err: deleted }, 'rétention des emails impossible');
+    else app.log.info({ deleted }, 'rétention des emails');
+  });
   const blobSweep = startDetachedBlobSweep(
     db,
     () => new Date(),
@@ -157,6 +162,7 @@ async function main(): Promise<void> {
       await upkeep?.stop();
       await auditRetention.stop();
       await historyRetention.stop();
+      await mailRetention.stop();
     } finally {
       await db.close();
     }
@@ -175,6 +181,7 @@ async function main(): Promise<void> {
     await upkeep?.stop();
     await auditRetention.stop();
     await historyRetention.stop();
+    await mailRetention.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(

@@ -42,6 +42,11 @@ export interface ServerEnv {
    * are deleted. Unset (the default): null, nothing is deleted.
    */
   historyRetentionDays: number | null;
+  /**
+   * MAIL_RETENTION_DAYS (domain/mail-retention.ts, default 90): finished emails of the outbox
+   * (sent, failed, kept unsent) written longer ago than this are deleted; emails still to send never.
+   */
+  mailRetentionDays: number;
   /** METRICS_*, SHUTDOWN_TIMEOUT_SECONDS, SUPPORT_*_URL (config/ops-env.ts). */
   ops: OpsEnv;
 }
@@ -211,6 +216,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     historyRetentionDays: env.HISTORY_RETENTION_DAYS?.trim()
       ? positiveInteger(env, 'HISTORY_RETENTION_DAYS', 1)
       : null,
+    mailRetentionDays: positiveInteger(env, 'MAIL_RETENTION_DAYS', 90),
     ops: readOpsEnv(env),
   };
 }
