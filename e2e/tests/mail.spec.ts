@@ -8,7 +8,7 @@ import { signIn } from '../support/session.ts';
 
 /**
  * Complément's two buttons (docs/mail.md): « Test rapport » without a relay (the shared server,
- * as the demo) and with a real SMTP server; « Courriels envoyés »; « Connecter » against a real
+ * as the demo) and with a real SMTP server; « Emails envoyés »; « Connecter » against a real
  * OAuth 2.0 server (a second server with those settings); axe on each state.
  */
 
@@ -17,7 +17,7 @@ import { signIn } from '../support/session.ts';
  * email itself is checked on a page of its own (expectAccessibleEmail).
  */
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).exclude('iframe[title="Aperçu du courriel"]').analyze();
+  const results = await new AxeBuilder({ page }).exclude('iframe[title="Aperçu de l’email"]').analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
@@ -41,7 +41,7 @@ async function openComplement(page: Page) {
 test.describe('without a relay (the demo)', () => {
   test.beforeEach(async ({ page }) => signIn(page));
 
-  test('« Test rapport » says no relay is configured; « Courriels envoyés » keeps it readable', async ({
+  test('« Test rapport » says no relay is configured; « Emails envoyés » keeps it readable', async ({
     page,
   }) => {
     await openComplement(page);
@@ -51,16 +51,16 @@ test.describe('without a relay (the demo)', () => {
       page.getByText('Aucun serveur d’envoi configuré (SMTP_URL)', { exact: true }).first(),
     ).toBeVisible();
 
-    const sent = page.getByRole('region', { name: 'Courriels envoyés' });
+    const sent = page.getByRole('region', { name: 'Emails envoyés' });
     await expect(sent.getByText('Aucun serveur d’envoi configuré', { exact: true })).toBeVisible();
     const item = sent.getByRole('listitem').filter({ hasText: 'essai@exemple.fr' }).first();
     await expect(item.getByText('Non envoyé : aucun serveur d’envoi configuré')).toBeVisible();
     await expectNoAxeViolations(page);
 
-    await item.getByRole('button', { name: /^Voir le courriel/ }).click();
+    await item.getByRole('button', { name: /^Voir l’email/ }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByText(/^Rapport de test E2EDEMO1/).first()).toBeVisible();
-    const frame = page.frameLocator('iframe[title="Aperçu du courriel"]');
+    const frame = page.frameLocator('iframe[title="Aperçu de l’email"]');
     await expect(frame.getByText('Rapport de test', { exact: true })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.keyboard.press('Escape');
@@ -147,7 +147,7 @@ test.describe('with a relay and a drive provider', () => {
     ).toBeVisible();
     expect(received.map((m) => m.to)).toEqual([['admin@exemple.fr']]);
     await expectAccessibleEmail(page, own.url);
-    const sent = page.getByRole('region', { name: 'Courriels envoyés' });
+    const sent = page.getByRole('region', { name: 'Emails envoyés' });
     await expect(sent.getByRole('listitem').first().getByText('Envoyé', { exact: true })).toBeVisible();
     await expectNoAxeViolations(page);
   });

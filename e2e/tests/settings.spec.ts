@@ -94,7 +94,7 @@ test.describe('Paramètres', () => {
     await page.getByRole('button', { name: 'Valider' }).click();
     await expect(email).toBeFocused();
     await expect(email).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByText(/^Adresse e-mail invalide/)).toBeVisible();
+    await expect(page.getByText(/^Adresse email invalide/)).toBeVisible();
 
     await email.fill('rapport@exemple.fr');
     await page.getByRole('checkbox', { name: 'Notification Info' }).click();

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { startAuditRetention } from './domain/audit-retention.ts';
 import { startHistoryRetention } from './domain/history-retention.ts';
+import { startMailRetention } from './domain/mail-retention.ts';
 import { readEnv } from './config/env.ts';
 import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './db/embedded-upkeep.ts';
 import { openDatabase } from './db/open.ts';
@@ -106,6 +107,10 @@ async function main(): Promise<void> {
       app.log.warn({ historyRetention: result }, "rétention de l'historique reportée : serveur trop chargé");
     else app.log.info({ historyRetention: result }, "rétention de l'historique");
   });
+  const mailRetention = startMailRetention(db, env.mailRetentionDays, (deleted) => {
+    if (deleted instanceof Error) app.log.error({ err: deleted }, 'rétention des emails impossible');
+    else app.log.info({ deleted }, 'rétention des emails');
+  });
   const blobSweep = startDetachedBlobSweep(
     db,
     () => new Date(),
@@ -160,6 +165,7 @@ async function main(): Promise<void> {
       await upkeep?.stop();
       await auditRetention.stop();
       await historyRetention.stop();
+      await mailRetention.stop();
     } finally {
       await db.close();
     }
@@ -178,6 +184,7 @@ async function main(): Promise<void> {
     await upkeep?.stop();
     await auditRetention.stop();
     await historyRetention.stop();
+    await mailRetention.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(
@@ -213,8 +220,8 @@ async function main(): Promise<void> {
   }
   say(
     mailer.transport
-      ? `Courriels : envoyés par ${mailer.transport.relay} (liens vers ${mailer.publicUrl})`
-      : "Courriels : aucun serveur d'envoi (SMTP_URL) ; ils restent lisibles dans « Courriels envoyés » (Complément)",
+      ? `Emails : envoyés par ${mailer.transport.relay} (liens vers ${mailer.publicUrl})`
+      : "Emails : aucun serveur d'envoi (SMTP_URL) ; ils restent lisibles dans « Emails envoyés » (Complément)",
   );
   if (!stopping) {
     mailSender = startMailSender({

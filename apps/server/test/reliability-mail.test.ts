@@ -35,7 +35,12 @@ async function killRounds(
     ),
   });
   await setup.close();
-  const serverEnv = { ...env, SMTP_URL: relay.url, MAIL_FROM: 'Console <console@exemple.fr>' };
+  const serverEnv = {
+    ...env,
+    SMTP_URL: relay.url,
+    MAIL_FROM: 'Console <console@exemple.fr>',
+    PUBLIC_URL: 'https://console.exemple.fr',
+  };
   let server: ServerProcess = await startServerProcess(serverEnv);
   const reports = () => relay.received.filter((m) => (header(m.raw, 'Subject') ?? '').includes(SYNC_ID));
   try {

@@ -392,7 +392,7 @@ describe('editComplement', () => {
         editComplement(FIXTURE, { ...p, mailRapport: { ...p.mailRapport, mailDestinataire: 'lea@exemple' } }),
       'invalid-payload',
     );
-    expect(malformed.message).toContain('Adresse e-mail invalide');
+    expect(malformed.message).toContain('Adresse email invalide');
     // A stored value the rules would refuse (an older tool's) still saves back unchanged.
     const stored = editComplement(FIXTURE, {
       ...p,

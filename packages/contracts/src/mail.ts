@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The console's emails (docs/mail.md): « Test rapport » and « Courriels envoyés » of the Complément
+ * The console's emails (docs/mail.md): « Test rapport » and « Emails envoyés » of the Complément
  * screen.
  */
 
@@ -37,7 +37,7 @@ export function isValidEmailList(value: string): boolean {
 export const MAX_RECIPIENTS = 20;
 
 export const INVALID_TEST_ADDRESS =
-  'Adresse e-mail invalide\u00a0: saisissez une ou plusieurs adresses de la forme nom@entreprise.fr, séparées par un point-virgule.';
+  'Adresse email invalide\u00a0: saisissez une ou plusieurs adresses de la forme nom@entreprise.fr, séparées par un point-virgule.';
 
 export const TOO_MANY_RECIPIENTS = `Au plus ${MAX_RECIPIENTS} adresses.`;
 
@@ -68,7 +68,7 @@ export const ZTestReportAnswer = z.object({
   outcome: ZTestReportOutcome,
   /** French, for the toast: « Rapport de test envoyé à … », or why not. */
   message: z.string(),
-  /** The outbox row (« Courriels envoyés »). */
+  /** The outbox row (« Emails envoyés »). */
   mailId: z.string(),
 });
 export type TTestReportAnswer = z.infer<typeof ZTestReportAnswer>;

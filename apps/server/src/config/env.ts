@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { readDriveEnv, readMailEnv, type DriveEnv, type MailEnv } from './mail-env.ts';
+import { readDriveEnv, readMailEnv, requirePublicUrl, type DriveEnv, type MailEnv } from './mail-env.ts';
 import { readOpsEnv, type OpsEnv } from './ops-env.ts';
 
 /** Everything the server and the admin command read from the environment (docs/server.md). */
@@ -42,6 +42,11 @@ export interface ServerEnv {
    * are deleted. Unset (the default): null, nothing is deleted.
    */
   historyRetentionDays: number | null;
+  /**
+   * MAIL_RETENTION_DAYS (domain/mail-retention.ts, default 90): finished emails of the outbox
+   * (sent, failed, kept unsent) written longer ago than this are deleted; emails still to send never.
+   */
+  mailRetentionDays: number;
   /** METRICS_*, SHUTDOWN_TIMEOUT_SECONDS, SUPPORT_*_URL (config/ops-env.ts). */
   ops: OpsEnv;
 }
@@ -201,6 +206,9 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT invalide : ${env.PORT} (attendu : un entier entre 0 et 65535).`);
   }
+  const mail = readMailEnv(env, port);
+  const drive = readDriveEnv(env);
+  requirePublicUrl(env, mail, drive, port);
   return {
     port,
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
@@ -220,12 +228,13 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ServerEnv {
     versionRetention: readVersionRetention(env),
     fairShare: readFairShare(env),
     loopDelayReportMs: positiveInteger(env, 'LOOP_DELAY_REPORT_SECONDS', 60) * 1000,
-    mail: readMailEnv(env, port),
-    drive: readDriveEnv(env),
+    mail,
+    drive,
     auditRetentionDays: positiveInteger(env, 'AUDIT_RETENTION_DAYS', 400),
     historyRetentionDays: env.HISTORY_RETENTION_DAYS?.trim()
       ? positiveInteger(env, 'HISTORY_RETENTION_DAYS', 1)
       : null,
+    mailRetentionDays: positiveInteger(env, 'MAIL_RETENTION_DAYS', 90),
     ops: readOpsEnv(env),
   };
 }

@@ -32,9 +32,13 @@ describe('email and drive settings', () => {
       SMTP_USER: 'u',
       SMTP_PASSWORD: 'secret',
       MAIL_FROM: 'c@exemple.fr',
+      PUBLIC_URL: 'https://console.exemple.fr',
     });
     expect(other.mail.smtp).toMatchObject({ port: 465, secure: true, user: 'u', password: 'secret' });
-    expect(readEnv({ SMTP_URL: 'smtp://h', MAIL_FROM: 'c@exemple.fr' }).mail.smtp?.port).toBe(587);
+    expect(
+      readEnv({ SMTP_URL: 'smtp://h', MAIL_FROM: 'c@exemple.fr', PUBLIC_URL: 'http://localhost:5000' }).mail
+        .smtp?.port,
+    ).toBe(587);
   });
 
   it('refuses a bad SMTP_URL without quoting it (it may hold a password), and SMTP_URL without MAIL_FROM', () => {
@@ -60,6 +64,7 @@ describe('email and drive settings', () => {
       ONEDRIVE_CLIENT_ID: 'id',
       ONEDRIVE_CLIENT_SECRET: 'secret',
       ONEDRIVE_TOKEN_URL: 'http://127.0.0.1:9/token',
+      PUBLIC_URL: 'https://console.exemple.fr',
     });
     expect(env.drive.onedrive).toMatchObject({
       clientId: 'id',
@@ -68,5 +73,28 @@ describe('email and drive settings', () => {
       revocationUrl: undefined,
     });
     expect(env.drive.onedrive?.scope).toContain('offline_access');
+  });
+
+  it('PUBLIC_URL is required once emails leave or a drive can be connected; the demo keeps its default', () => {
+    const withRelay = { SMTP_URL: 'smtp://relais.exemple.fr', MAIL_FROM: 'c@exemple.fr', PORT: '5123' };
+    expect(() => readEnv(withRelay)).toThrow(
+      'PUBLIC_URL manquant : avec SMTP_URL (les liens des emails), indiquez l’adresse publique de la console (ex. « https://synchro.exemple.fr ») ; pour un essai sur cette machine seulement, PUBLIC_URL=http://localhost:5123.',
+    );
+    const withDrive = { GOOGLE_DRIVE_CLIENT_ID: 'id', GOOGLE_DRIVE_CLIENT_SECRET: 'secret' };
+    expect(() => readEnv(withDrive)).toThrow(
+      /^PUBLIC_URL manquant : avec GOOGLE_DRIVE_CLIENT_ID \(le retour de Google après « Connecter »\), /,
+    );
+    expect(() => readEnv({ ...withRelay, ONEDRIVE_CLIENT_ID: 'id', ONEDRIVE_CLIENT_SECRET: 's' })).toThrow(
+      /avec SMTP_URL \(les liens des emails\) et ONEDRIVE_CLIENT_ID/,
+    );
+    // Set, even to localhost (a trial on this machine): it starts.
+    expect(readEnv({ ...withRelay, PUBLIC_URL: 'http://localhost:5123' }).mail.publicUrl).toBe(
+      'http://localhost:5123',
+    );
+    expect(readEnv({ ...withDrive, PUBLIC_URL: 'https://synchro.exemple.fr/' }).mail.publicUrl).toBe(
+      'https://synchro.exemple.fr',
+    );
+    // Neither (npm start, the demo): the default stands.
+    expect(readEnv({}).mail.publicUrl).toBe('http://localhost:5000');
   });
 });

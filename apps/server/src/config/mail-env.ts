@@ -101,10 +101,30 @@ export function readMailEnv(env: NodeJS.ProcessEnv, port: number): MailEnv {
   const from = nonEmpty(env.MAIL_FROM);
   if (smtp && from === undefined)
     throw new Error(
-      'MAIL_FROM manquant : indiquez l’adresse d’expédition des courriels (ex. « Console Synchro <synchro@exemple.fr> »).',
+      'MAIL_FROM manquant : indiquez l’adresse d’expédition des emails (ex. « Console Synchro <synchro@exemple.fr> »).',
     );
   const publicUrl = httpUrl('PUBLIC_URL', nonEmpty(env.PUBLIC_URL) ?? `http://localhost:${port || 5000}`);
   return { smtp, from: from ?? 'Console Synchro <synchro@localhost>', publicUrl };
+}
+
+/**
+ * PUBLIC_URL is required once emails leave (SMTP_URL) or a drive can be connected (a provider's
+ * client): its default, `http://localhost:PORT`, would put links that lead nowhere in the emails and
+ * send the drive's OAuth return to the reader's own machine. Without either (the demo) the default
+ * stands. Like MAIL_FROM with SMTP_URL, the server does not start without it.
+ */
+export function requirePublicUrl(env: NodeJS.ProcessEnv, mail: MailEnv, drive: DriveEnv, port: number): void {
+  if (nonEmpty(env.PUBLIC_URL) !== undefined) return;
+  const uses = [
+    ...(mail.smtp ? ['SMTP_URL (les liens des emails)'] : []),
+    ...(drive.google ? ['GOOGLE_DRIVE_CLIENT_ID (le retour de Google après « Connecter »)'] : []),
+    ...(drive.onedrive ? ['ONEDRIVE_CLIENT_ID (le retour de Microsoft après « Connecter »)'] : []),
+  ];
+  if (uses.length === 0) return;
+  throw new Error(
+    `PUBLIC_URL manquant : avec ${uses.join(' et ')}, indiquez l’adresse publique de la console ` +
+      `(ex. « https://synchro.exemple.fr ») ; pour un essai sur cette machine seulement, PUBLIC_URL=http://localhost:${port || 5000}.`,
+  );
 }
 
 const GOOGLE = {

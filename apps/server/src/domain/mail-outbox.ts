@@ -230,7 +230,7 @@ export async function outboxDepth(db: Queryable): Promise<number> {
 }
 
 // -------------------------------------------------------------------------------------------
-// « Courriels envoyés »
+// « Emails envoyés »
 
 export async function listMails(db: Queryable, installationId: string, limit: number): Promise<OutboxRow[]> {
   return db.query<OutboxRow>(

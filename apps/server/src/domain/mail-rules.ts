@@ -14,7 +14,9 @@ import {
 import type { Queryable } from '../db/types.ts';
 import {
   addItems,
+  ORDER_FAILURES,
   type ErrorDigestFacts,
+  type OrderFailure,
   type LastSyncFacts,
   type RecordItem,
   type SyncActivity,
@@ -322,16 +324,17 @@ export async function enqueueAutomateOffline(
 // -------------------------------------------------------------------------------------------
 // Sync orders
 
-/** Outcomes of a console order that did not reach the automate or that it refused. */
-export const UNSUCCESSFUL_ORDER_OUTCOMES = new Set([
-  'refused',
-  'unreachable',
-  'timeout',
-  'redirect',
-  'answer-too-large',
-  'malformed-answer',
-]);
+/**
+ * Outcomes of a console order that did not go through: not sent (no automate, its address
+ * refused), not reached, refused or unreadable, or interrupted by an unexpected failure. The
+ * refusals that are the console's own rules (not premium, an order already in flight, the rate
+ * limit) were told at once to the person who asked and write nothing.
+ */
+export const UNSUCCESSFUL_ORDER_OUTCOMES: ReadonlySet<string> = new Set<OrderFailure>(ORDER_FAILURES);
 
+const isOrderFailure = (outcome: string): outcome is OrderFailure => UNSUCCESSFUL_ORDER_OUTCOMES.has(outcome);
+
+/** A sync order that did not go through (NotifInf), in the transaction that closes it. */
 export async function enqueueOrderRefused(
   tx: Queryable,
   installation: MailInstallation,
@@ -339,7 +342,8 @@ export async function enqueueOrderRefused(
   order: { type: 'C' | 'R' | 'I'; outcome: string; retInfo: string },
   now: Date,
 ): Promise<void> {
-  if (!UNSUCCESSFUL_ORDER_OUTCOMES.has(order.outcome)) return;
+  const { outcome } = order;
+  if (!isOrderFailure(outcome)) return;
   const installationId = installation.id;
   const rules = await mailRulesFor(tx, configs, installation);
   if (!wants(rules, 'info')) return;
@@ -348,7 +352,7 @@ export async function enqueueOrderRefused(
     installationId,
     mail: {
       kind: 'order-refused',
-      facts: { syncId: rules.syncId, zone: rules.zone, ...order, at: now.toISOString() },
+      facts: { syncId: rules.syncId, zone: rules.zone, ...order, outcome, at: now.toISOString() },
     },
     recipients: rules.recipients,
     dueAt: now,

@@ -204,7 +204,7 @@ export function startMailSender(options: SenderOptions): MailSender {
         const { outcome } = await attemptRow(db, row, claim, mailer, now);
         handled += 1;
         if (outcome.state !== 'sent')
-          log(outcome.state === 'unconfigured' ? 'info' : 'warn', 'courriel non envoyé', {
+          log(outcome.state === 'unconfigured' ? 'info' : 'warn', 'email non envoyé', {
             mail: row.id,
             kind: row.kind,
             state: outcome.state,
@@ -227,7 +227,7 @@ export function startMailSender(options: SenderOptions): MailSender {
     timer = null;
     if (stopping) return;
     runOnce()
-      .catch((err: unknown) => log('error', 'envoi des courriels impossible', { err }))
+      .catch((err: unknown) => log('error', 'envoi des emails impossible', { err }))
       .finally(() => {
         if (!stopping) timer = setTimeout(tick, pollMs);
       });

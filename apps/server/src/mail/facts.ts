@@ -96,9 +96,27 @@ export interface AutomateFacts extends Common {
   backAt?: string;
 }
 
+/**
+ * The outcomes of a sync order asked from the console that did not go through (docs/mail.md):
+ * each writes a Notification Info saying why (mail/render.ts). `error`: an unexpected failure of
+ * the console during the order.
+ */
+export const ORDER_FAILURES = [
+  'refused',
+  'unreachable',
+  'timeout',
+  'redirect',
+  'answer-too-large',
+  'malformed-answer',
+  'no-automate',
+  'address-refused',
+  'error',
+] as const;
+export type OrderFailure = (typeof ORDER_FAILURES)[number];
+
 export interface OrderRefusedFacts extends Common {
   type: 'C' | 'R' | 'I';
-  outcome: string;
+  outcome: OrderFailure;
   retInfo: string;
   at: string;
 }

@@ -101,7 +101,7 @@ export interface Layout {
 }
 
 const FOOTER =
-  'Courriel envoyé automatiquement par la console Synchro selon les réglages de l’écran Complément. Pour ne plus le recevoir, décochez la notification correspondante.';
+  'Email envoyé automatiquement par la console Synchro selon les réglages de l’écran Complément. Pour ne plus le recevoir, décochez la notification correspondante.';
 
 export function renderHtml({ title, blocks, publicUrl }: Layout): string {
   return `<!DOCTYPE html>

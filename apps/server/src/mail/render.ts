@@ -4,6 +4,7 @@ import type {
   ItemList,
   LastSyncFacts,
   MailFacts,
+  OrderFailure,
   OrderRefusedFacts,
   RecordItem,
   RenderedMail,
@@ -207,7 +208,7 @@ function errorDigest(f: ErrorDigestFacts, publicUrl: string) {
       ...transactionBlocks(publicUrl, f.zone, f.transactions),
       {
         kind: 'paragraph',
-        text: 'Les erreurs suivantes seront regroupées dans un prochain courriel, au plus un par quart d’heure.',
+        text: 'Les erreurs suivantes seront regroupées dans un prochain email, au plus un par quart d’heure.',
       },
       consoleLink(publicUrl),
     ] satisfies Block[],
@@ -258,20 +259,41 @@ function automateOnline(f: AutomateFacts, publicUrl: string) {
   };
 }
 
+/** Why an order did not go through, one exact sentence per outcome (the reason of the email). */
+export const ORDER_FAILURE_REASONS: Record<OrderFailure, string> = {
+  refused: 'Le service d’automate a refusé la demande.',
+  unreachable: `Le service d’automate est injoignable${NBSP}: la demande ne lui est pas parvenue.`,
+  timeout: `Le service d’automate n’a pas répondu à temps${NBSP}: la demande a pu ne pas lui parvenir.`,
+  redirect: `Le service d’automate a répondu par une redirection, que la console ne suit pas${NBSP}: la demande n’a pas été traitée.`,
+  'answer-too-large': `La réponse du service d’automate est trop volumineuse pour être lue${NBSP}: impossible de savoir si la demande a été acceptée.`,
+  'malformed-answer': `La réponse du service d’automate est illisible${NBSP}: impossible de savoir si la demande a été acceptée.`,
+  'no-automate': `Aucun service d’automate n’est enregistré pour cette installation${NBSP}: la demande n’a pas pu être envoyée. Installez le service sur le serveur de l’ERP, puis relancez la synchronisation.`,
+  'address-refused': `L’adresse déclarée par le service d’automate n’est pas autorisée par la console${NBSP}: la demande ne lui a pas été envoyée.`,
+  error: `Une erreur inattendue de la console a interrompu la demande${NBSP}: impossible de savoir si elle est parvenue au service d’automate. Relancez la synchronisation${NBSP}; si l’erreur se répète, contactez le support.`,
+};
+
 function orderRefused(f: OrderRefusedFacts, publicUrl: string) {
+  const lines = f.retInfo.split('\n').filter((l) => l.trim() !== '');
   return {
     subject: `Demande de synchronisation non aboutie (${f.syncId})`,
     title: 'Demande de synchronisation non aboutie',
     blocks: [
       {
         kind: 'paragraph',
-        text: `La demande de synchronisation ${quote(SYNC_TYPES[f.type])} envoyée depuis la console le ${formatInstant(f.at, f.zone)} n’a pas abouti.`,
+        text: `La demande de synchronisation ${quote(SYNC_TYPES[f.type])} faite depuis la console le ${formatInstant(f.at, f.zone)} n’a pas abouti.`,
       },
-      { kind: 'heading', text: 'Réponse' },
-      ...f.retInfo
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((text): Block => ({ kind: 'paragraph', text })),
+      { kind: 'heading', text: 'Raison' },
+      { kind: 'paragraph', text: ORDER_FAILURE_REASONS[f.outcome] },
+      ...(lines.length > 0
+        ? [
+            {
+              kind: 'heading',
+              text:
+                f.outcome === 'refused' ? 'Réponse du service d’automate' : 'Message affiché dans la console',
+            } satisfies Block,
+            ...lines.map((text): Block => ({ kind: 'paragraph', text })),
+          ]
+        : []),
       consoleLink(publicUrl),
     ] satisfies Block[],
   };
@@ -291,12 +313,12 @@ const SAMPLE: LastSyncFacts = {
 function testReport(f: TestFacts, publicUrl: string) {
   const sync = f.lastSync ?? SAMPLE;
   return {
-    subject: `Rapport de test ${f.syncId}${NBSP}: les courriels de la console vous parviennent`,
+    subject: `Rapport de test ${f.syncId}${NBSP}: les emails de la console vous parviennent`,
     title: 'Rapport de test',
     blocks: [
       {
         kind: 'paragraph',
-        text: `Ce courriel de test a été demandé depuis l’écran Complément de la console pour l’installation ${f.syncId}. Vous recevrez les rapports et les notifications cochés à cette adresse.`,
+        text: `Cet email de test a été demandé depuis l’écran Complément de la console pour l’installation ${f.syncId}. Vous recevrez les rapports et les notifications cochés à cette adresse.`,
       },
       {
         kind: 'heading',

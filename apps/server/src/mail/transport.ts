@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { SmtpSettings } from '../config/mail-env.ts';
 import type { RenderedMail } from './facts.ts';
+import { relayAnswer, relayFailure, type SmtpFailure } from './relay-failures.ts';
 
 /**
  * Sending one email through the SMTP relay (nodemailer: docs/decisions.md). STARTTLS when the relay
@@ -34,69 +35,9 @@ export interface MailTransport {
 
 export const SEND_TIMEOUT_MS = 10_000;
 
-interface SmtpFailure {
-  code?: string;
-  responseCode?: number;
-  response?: string;
-  message?: string;
-}
-
-/** The relay's answer on one line, at most 300 characters. */
-function relayAnswer(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
-}
-
-/** What a failure of nodemailer means, in French. */
+/** What a failure of nodemailer means, in French (mail/relay-failures.ts). */
 export function deliveryFailure(err: SmtpFailure, relay: string, timeoutMs: number): Delivery {
-  const seconds = Math.round(timeoutMs / 1000);
-  const timeout = { ok: false as const, permanent: false, timeout: true };
-  if (err.code === 'ETIMEDOUT')
-    return {
-      ...timeout,
-      reason: `Le serveur d’envoi (${relay}) n’a pas répondu dans les ${seconds} secondes.`,
-    };
-  if (err.code === 'EAUTH' || err.code === 'ENOAUTH') {
-    return {
-      ok: false,
-      permanent: true,
-      timeout: false,
-      reason: `Le serveur d’envoi (${relay}) a refusé l’identification (SMTP_USER, SMTP_PASSWORD)${
-        err.response ? ` : ${relayAnswer(err.response)}` : '.'
-      }`,
-    };
-  }
-  if (typeof err.responseCode === 'number' && err.response) {
-    return {
-      ok: false,
-      permanent: err.responseCode >= 500,
-      timeout: false,
-      reason: `Le serveur d’envoi (${relay}) a refusé le courriel : ${relayAnswer(err.response)}`,
-    };
-  }
-  const message = err.message ?? '';
-  if (/certificate|self[- ]signed|unable to verify|altnames|CERT_/i.test(message)) {
-    return {
-      ok: false,
-      permanent: false,
-      timeout: false,
-      reason: `Le certificat du serveur d’envoi (${relay}) n’est pas reconnu : le courriel n’a pas été envoyé (${relayAnswer(message)}).`,
-    };
-  }
-  if (/ECONNREFUSED/.test(message) || err.code === 'ECONNECTION' || err.code === 'EDNS') {
-    return {
-      ok: false,
-      permanent: false,
-      timeout: false,
-      reason: `Connexion au serveur d’envoi (${relay}) impossible : ${relayAnswer(message) || 'connexion refusée'}.`,
-    };
-  }
-  return {
-    ok: false,
-    permanent: false,
-    timeout: false,
-    reason: `Envoi au serveur d’envoi (${relay}) impossible : ${relayAnswer(message) || 'erreur inconnue'}.`,
-  };
+  return { ok: false, ...relayFailure(err, relay, timeoutMs) };
 }
 
 export function smtpTransport(settings: SmtpSettings, timeoutMs = SEND_TIMEOUT_MS): MailTransport {
@@ -141,7 +82,7 @@ export function smtpTransport(settings: SmtpSettings, timeoutMs = SEND_TIMEOUT_M
                 ok: false,
                 permanent: true,
                 timeout: false,
-                reason: `Le serveur d’envoi (${relay}) a refusé ${refused.length > 1 ? 'les destinataires' : 'le destinataire'} ${refused.join(', ')} : le courriel n’a été remis qu’aux autres.`,
+                reason: `Le serveur d’envoi (${relay}) a refusé ${refused.length > 1 ? 'les destinataires' : 'le destinataire'} ${refused.join(', ')} : l’email n’a été remis qu’aux autres.`,
               };
             return { ok: true, response: relayAnswer(String(info.response ?? '')) };
           },

@@ -25,7 +25,7 @@ export const queryKeys = {
   transactionLogs: ['transaction-logs'] as const,
   transactionLogsPage: (params: Record<string, unknown>) => ['transaction-logs', 'page', params] as const,
   transactionLog: (id: string) => ['transaction-logs', 'detail', id] as const,
-  /** « Courriels envoyés » (Complément), and one email as it was sent. */
+  /** « Emails envoyés » (Complément), and one email as it was sent. */
   outbox: ['mail', 'outbox'] as const,
   outboxMail: (id: string) => ['mail', 'outbox', id] as const,
   /** The drive link of Complément. */

@@ -114,7 +114,7 @@ describe('the relay', () => {
     expect(row?.state).toBe('failed');
     expect(row?.attempts).toBe(1);
     expect(row?.last_error).toMatch(
-      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé le courriel : 550 5\.1\.1 <admin@exemple\.fr>/,
+      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé l’email : 550 5\.1\.1 <admin@exemple\.fr>/,
     );
     expect(refuse.received).toHaveLength(0);
   });
@@ -214,7 +214,7 @@ describe('the relay', () => {
     const [row] = await rowsOf([id as string]);
     expect(row?.state).toBe('failed');
     expect(row?.last_error).toMatch(
-      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé le destinataire busy@exemple\.fr : le courriel n’a été remis qu’aux autres\.$/,
+      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé le destinataire busy@exemple\.fr : l’email n’a été remis qu’aux autres\.$/,
     );
     // Once (rows left pending by the tests before may go to this relay too: only this one counts).
     const mine = some.received.filter((m) => m.raw.includes(`synchro-mail-${id}@`));

@@ -12,7 +12,7 @@ import { currentSignIn, requireSession } from '../../http/session-guard.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { outboxList, outboxMail, sendTestReport } from './service.ts';
 
-/** « Test rapport » and « Courriels envoyés » of the Complément screen (docs/mail.md). */
+/** « Test rapport » and « Emails envoyés » of the Complément screen (docs/mail.md). */
 export function mailRoutes(app: FastifyInstance, ctx: AppContext): void {
   const preHandler = requireSession(ctx);
 

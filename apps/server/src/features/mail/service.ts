@@ -25,7 +25,7 @@ import { connectorTimeZone } from '../../domain/time-zone.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**
- * « Test rapport » and « Courriels envoyés » (docs/mail.md). A test report goes through the
+ * « Test rapport » and « Emails envoyés » (docs/mail.md). A test report goes through the
  * outbox like every email: written already claimed by its request, sent at once, its outcome told
  * in French; at most TEST_REPORT_LIMIT per quarter of an hour and installation.
  */
@@ -132,6 +132,6 @@ export async function outboxMail(
   id: string,
 ): Promise<TOutboxMailDetail> {
   const row = await findMail(ctx.db, installationId, id);
-  if (!row) throw new AppError(404, 'Courriel introuvable.', 'not-found');
+  if (!row) throw new AppError(404, 'Email introuvable.', 'not-found');
   return { ...listItem(row), text: row.textBody, html: row.htmlBody };
 }

@@ -16,7 +16,7 @@ import { header, startRelay, type TestRelay } from '../../../test/helpers/smtp-r
 
 /**
  * « Test rapport » (POST /api/mail/test-report) with and without a relay, refused, hanging; its
- * rate limit; « Courriels envoyés » (GET /api/mail/outbox, /{id}); a sync order that did not go
+ * rate limit; « Emails envoyés » (GET /api/mail/outbox, /{id}); a sync order that did not go
  * through (Notification Info). Real SMTP servers started here; both databases.
  */
 
@@ -75,7 +75,7 @@ describe('« Test rapport »', () => {
     expect(accept.received).toHaveLength(1);
     expect(accept.received[0]?.to).toEqual(['typed@exemple.fr', 'other@exemple.fr']);
     expect(header(accept.received[0]?.raw ?? '', 'Subject')).toBe(
-      'Rapport de test MAILTST1\u00a0: les courriels de la console vous parviennent',
+      'Rapport de test MAILTST1\u00a0: les emails de la console vous parviennent',
     );
     const [row] = await outboxRows(db, inst.id);
     expect(row?.state).toBe('sent');
@@ -127,7 +127,7 @@ describe('« Test rapport »', () => {
     const refused = (await testReport(h, inst.cookie, 'nobody@exemple.fr')).json<TTestReportAnswer>();
     expect(refused.outcome).toBe('refused');
     expect(refused.message).toMatch(
-      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé le courriel : 550 5\.1\.1 <nobody@exemple\.fr>: Recipient address rejected: User unknown$/,
+      /^Le serveur d’envoi \(127\.0\.0\.1:\d+\) a refusé l’email : 550 5\.1\.1 <nobody@exemple\.fr>: Recipient address rejected: User unknown$/,
     );
 
     const hang = await relay({ mode: 'hang' });
@@ -147,7 +147,7 @@ describe('« Test rapport »', () => {
     for (const address of ['', 'admin@exemple', 'a b@c.fr', 'a@b.fr;', 42]) {
       const res = await testReport(h, inst.cookie, address);
       expect(res.statusCode, String(address)).toBe(400);
-      expect(res.json<{ message: string }>().message).toContain('Adresse e-mail invalide');
+      expect(res.json<{ message: string }>().message).toContain('Adresse email invalide');
     }
     expect(await outboxRows(db, inst.id)).toEqual([]);
   });
@@ -172,7 +172,7 @@ describe('« Test rapport »', () => {
   });
 });
 
-describe('« Courriels envoyés »', () => {
+describe('« Emails envoyés »', () => {
   it('lists the newest first, each as it was sent; another installation’s email is 404', async () => {
     const h = await harness(null);
     const a = await mailInstallation(h.app, db, 'MAILBOXA', {});
@@ -188,7 +188,7 @@ describe('« Courriels envoyés »', () => {
     expect(list.displayTimeZone.zone).toBe('Europe/Paris');
     const foreign = await h.app.inject({ url: `/api/mail/outbox/${bMail}`, headers: { cookie: a.cookie } });
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json<{ message: string }>().message).toBe('Courriel introuvable.');
+    expect(foreign.json<{ message: string }>().message).toBe('Email introuvable.');
   });
 });
 
@@ -234,5 +234,107 @@ describe('Notification Info: a sync order that did not go through', () => {
     } finally {
       await peer.close();
     }
+  });
+
+  const orderSync = (h: MailHarness, cookie: string, type: 'C' | 'R' | 'I') =>
+    h.app.inject({ method: 'POST', url: '/api/sync-automate', headers: { cookie }, payload: { type } });
+
+  /** The installation's one email, sent: its row and text. */
+  async function theEmail(h: MailHarness, inst: { id: string; syncId: string }) {
+    expect(await outboxRows(db, inst.id)).toHaveLength(1);
+    await h.sender.runOnce();
+    const [row] = await outboxRows(db, inst.id);
+    expect(row?.state).toBe('sent');
+    expect(row?.subject).toBe(`Demande de synchronisation non aboutie (${inst.syncId})`);
+    return { row, text: row?.text_body ?? '' };
+  }
+
+  it('no automate registered: the order cannot be sent, one email says so and why', async () => {
+    const accept = await relay({ mode: 'accept' });
+    const h = await harness(accept.url);
+    const inst = await mailInstallation(h.app, db, 'MAILORD2', { notifInf: true });
+    const order = await orderSync(h, inst.cookie, 'C');
+    expect(order.json<{ outcome: string }>().outcome).toBe('no-automate');
+    const { row, text } = await theEmail(h, inst);
+    expect(row?.facts).toMatchObject({ outcome: 'no-automate', type: 'C' });
+    expect(text).toContain('«\u00a0Complète\u00a0»');
+    expect(text).toContain(
+      'Aucun service d’automate n’est enregistré pour cette installation\u00a0: la demande n’a pas pu être envoyée. Installez le service sur le serveur de l’ERP, puis relancez la synchronisation.',
+    );
+    expect(text).toContain("Vous ne disposez pas actuellement du service d'automate");
+    expect(accept.received).toHaveLength(1);
+  });
+
+  it("the automate's address refused by the policy: one email with the reason and the policy's message", async () => {
+    const accept = await relay({ mode: 'accept' });
+    // The default policy (no AUTOMATE_NETWORKS): a private address is refused at order time.
+    const h = await mailHarness(db, testMailer(accept.url));
+    harnesses.push(h);
+    const inst = await mailInstallation(h.app, db, 'MAILORD3', { notifInf: true });
+    await db.query(
+      `INSERT INTO automate_registrations (installation_id, ip, port, version, machine_name, reported_at)
+       VALUES ($1, '10.0.0.5', 8080, '6.11.23.9', 'SRV-ERP', $2)`,
+      [inst.id, h.clock.now],
+    );
+    const order = await orderSync(h, inst.cookie, 'I');
+    expect(order.json<{ outcome: string }>().outcome).toBe('address-refused');
+    const { row, text } = await theEmail(h, inst);
+    expect(row?.facts).toMatchObject({ outcome: 'address-refused', type: 'I' });
+    expect(text).toContain(
+      'L’adresse déclarée par le service d’automate n’est pas autorisée par la console\u00a0: la demande ne lui a pas été envoyée.',
+    );
+    expect(text).toContain('L’adresse 10.0.0.5 est une adresse privée');
+  });
+
+  it('an unexpected failure during the order: one email, the order closed as an error', async () => {
+    const peer = await scriptedAutomate(answering(automateAnswer(1, 'OK')));
+    try {
+      const accept = await relay({ mode: 'accept' });
+      // The database fails the rate limit's count once: an error the console did not expect.
+      let fail = true;
+      const failing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'query')
+            return (sql: string, params?: readonly unknown[]) => {
+              if (fail && sql.includes("IS DISTINCT FROM 'rate-limited'")) {
+                fail = false;
+                return Promise.reject(new Error('connection lost'));
+              }
+              return target.query(sql, params);
+            };
+          const value: unknown = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const h = await mailHarness(failing, testMailer(accept.url), undefined, {
+        automateNetworks: 'loopback',
+      });
+      harnesses.push(h);
+      const inst = await mailInstallation(h.app, db, 'MAILORD4', { notifInf: true });
+      await connectorCall(h.app, 'POST', '/automate', inst.token, {
+        port: peer.port,
+        version: '6.11.23.9',
+        machineName: 'SRV-ERP',
+        ip: '127.0.0.1',
+      });
+      const order = await orderSync(h, inst.cookie, 'R');
+      expect(order.statusCode).toBe(500);
+      expect(peer.requests).toHaveLength(0);
+      const { row, text } = await theEmail(h, inst);
+      expect(row?.facts).toMatchObject({ outcome: 'error', type: 'R', retInfo: '' });
+      expect(text).toContain(
+        'Une erreur inattendue de la console a interrompu la demande\u00a0: impossible de savoir si elle est parvenue au service d’automate. Relancez la synchronisation\u00a0; si l’erreur se répète, contactez le support.',
+      );
+      expect(text).not.toContain('Message affiché dans la console');
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('the console’s own refusals (not premium) write no email', async () => {
+    const h = await harness(null);
+    const inst = await mailInstallation(h.app, db, 'MAILORD5', { notifInf: true }, { premium: false });
+    expect((await orderSync(h, inst.cookie, 'C')).json<{ outcome: string }>().outcome).toBe('not-premium');
+    expect(await outboxRows(db, inst.id)).toEqual([]);
   });
 });

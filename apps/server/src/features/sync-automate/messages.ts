@@ -1,4 +1,5 @@
 import { formatBytes } from '../../http/connector-api.ts';
+import { networkFault } from '../../network/network-faults.ts';
 
 /**
  * The French texts of a sync order's answer (`retInfo`), one per outcome (docs/server.md, Sync
@@ -35,19 +36,9 @@ export function rateLimitedMessage(max: number, windowMs: number, retryMs: numbe
   );
 }
 
-const NETWORK_FAULTS: Record<string, string> = {
-  ECONNREFUSED: 'connexion refusée',
-  ECONNRESET: 'connexion interrompue',
-  EHOSTUNREACH: 'hôte injoignable',
-  ENETUNREACH: 'réseau injoignable',
-  EHOSTDOWN: 'hôte arrêté',
-  EPIPE: 'connexion interrompue',
-  EADDRNOTAVAIL: 'adresse indisponible',
-};
-
 /** Unreachable, with the address tried and what the network said. */
 export function unreachableMessage(hostPort: string, code: string): string {
-  return `${UNREACHABLE_MESSAGE} (${hostPort} : ${NETWORK_FAULTS[code] ?? 'erreur réseau'})`;
+  return `${UNREACHABLE_MESSAGE} (${hostPort} : ${networkFault(code) ?? 'erreur réseau'})`;
 }
 
 export function timeoutMessage(hostPort: string, timeoutMs: number): string {

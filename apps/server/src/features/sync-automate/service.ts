@@ -147,13 +147,27 @@ export async function requestSync(
     return { retInfo: answer.retInfo, retSync: answer.retSync, outcome: answer.outcome };
   };
 
+  /** An order that could not be sent at all: its email (NotifInf), then the answer. */
+  const notSent = async (answer: Answer, extra?: Record<string, unknown>) => {
+    await ctx.db.transaction((tx) =>
+      enqueueOrderRefused(
+        tx,
+        installation,
+        ctx.configs,
+        { type, outcome: answer.outcome, retInfo: answer.retInfo },
+        ctx.now(),
+      ),
+    );
+    return reply(answer, extra);
+  };
+
   if (!installation.premium) return reply(refusal('not-premium', NOT_PREMIUM_MESSAGE));
   const registration = await findAutomateRegistration(ctx.db, installation.id);
-  if (!registration) return reply(refusal('no-automate', NO_AUTOMATE_MESSAGE));
+  if (!registration) return notSent(refusal('no-automate', NO_AUTOMATE_MESSAGE));
   const hostPort = automateHostPort(registration);
   const check = ctx.automateAddresses.check(registration.ip, installation.syncId);
   if (!check.allowed) {
-    return reply(refusal('address-refused', addressRefusedMessage(check.message)), { automate: hostPort });
+    return notSent(refusal('address-refused', addressRefusedMessage(check.message)), { automate: hostPort });
   }
 
   const config = await ctx.configs.at(ctx.db, installation.id, req.configVersion);

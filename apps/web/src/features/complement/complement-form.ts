@@ -47,8 +47,8 @@ export const MAIL_RULES = {
   envoyerRapport:
     'Dans la minute qui suit chaque synchronisation signalée par le connecteur\u00a0: type, date, durée, nombre d’enregistrements, vitesse, volume, erreurs avec leurs références, lien vers la console.',
   notifErr:
-    'Enregistrements et transactions arrivés en erreur, regroupés\u00a0: un premier courriel dans la minute qui suit la première erreur, puis au plus un par quart d’heure, chacun listant ce qui est arrivé depuis.',
+    'Enregistrements et transactions arrivés en erreur, regroupés\u00a0: un premier email dans la minute qui suit la première erreur, puis au plus un par quart d’heure, chacun listant ce qui est arrivé depuis.',
   notifImp: 'Après chaque import des saisies\u00a0: les saisies importées et celles rejetées.',
   notifInf:
-    'Service d’automate silencieux depuis 24\u00a0heures, puis de nouveau en ligne\u00a0; demande de synchronisation refusée ou restée sans réponse.',
+    'Service d’automate silencieux depuis 24\u00a0heures, puis de nouveau en ligne\u00a0; demande de synchronisation qui n’a pas abouti (aucun service, adresse refusée, service injoignable ou sans réponse, refus, réponse illisible, erreur inattendue) et pourquoi.',
 } as const;

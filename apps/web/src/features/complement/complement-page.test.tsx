@@ -56,7 +56,7 @@ const posts = (fetchMock: ReturnType<typeof mockApi>) =>
   fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
 
 describe('Complément', () => {
-  it('validates e-mail addresses', () => {
+  it('validates email addresses', () => {
     expect(isValidEmailList('')).toBe(true);
     expect(isValidEmailList('a@b.fr')).toBe(true);
     expect(isValidEmailList('a@b.fr; c.d@e-f.com')).toBe(true);
@@ -98,7 +98,7 @@ describe('Complément', () => {
     expect(screen.getByRole('button', { name: 'Connecter' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Test rapport' })).toBeEnabled();
     expect(await screen.findByText('Non connecté.')).toBeVisible();
-    expect(screen.getByText('Aucun courriel pour l’instant.')).toBeVisible();
+    expect(screen.getByText('Aucun email pour l’instant.')).toBeVisible();
     expect(screen.queryByText(/Bientôt disponible/)).not.toBeInTheDocument();
   });
 
@@ -162,7 +162,7 @@ describe('Complément', () => {
     expect(JSON.parse(String(init.body))).toMatchObject({ driveType: 'none' });
   });
 
-  it('does not save while the e-mail address is invalid, and says why at the field', async () => {
+  it('does not save while the email address is invalid, and says why at the field', async () => {
     const user = userEvent.setup();
     const fetchMock = show({ 'POST /api/database/complement': () => json({ message: 'ok', version: 13 }) });
     const email = await screen.findByLabelText('Notification par email');
@@ -308,7 +308,7 @@ describe('Complément: the drive link', () => {
   });
 });
 
-describe('Complément: « Courriels envoyés »', () => {
+describe('Complément: « Emails envoyés »', () => {
   it('lists the emails with their state, and shows one as it was sent', async () => {
     const user = userEvent.setup();
     const mail = {
@@ -331,8 +331,8 @@ describe('Complément: « Courriels envoyés »', () => {
     // Text matchers see U+00A0 as a space (the DOM text is normalised, the matcher is not).
     expect(screen.getByText('Non envoyé : aucun serveur d’envoi configuré')).toBeVisible();
     expect(screen.getByText('Aucun serveur d’envoi configuré')).toBeVisible();
-    await user.click(screen.getByRole('button', { name: /^Voir le courriel Rapport de test DEMOA001/ }));
-    const frame = await screen.findByTitle('Aperçu du courriel');
+    await user.click(screen.getByRole('button', { name: /^Voir l’email Rapport de test DEMOA001/ }));
+    const frame = await screen.findByTitle('Aperçu de l’email');
     expect(frame).toHaveAttribute('sandbox', 'allow-same-origin');
     expect(frame).toHaveAttribute('srcdoc', '<p>Rapport</p>');
   });

@@ -59,7 +59,7 @@ export default function ComplementPage() {
   return (
     <ConfigSectionScreen
       title="Complément"
-      description="Services complémentaires, rapport de synchronisation par e-mail et script du connecteur."
+      description="Services complémentaires, rapport de synchronisation par email et script du connecteur."
       section={section}
       validate={validate}
     >
@@ -88,7 +88,7 @@ export default function ComplementPage() {
 
             <FormSection
               title="Rapport de synchronisation"
-              description="Courriels envoyés par la console à l’adresse ci-dessous, selon les cases cochées."
+              description="Emails envoyés par la console à l’adresse ci-dessous, selon les cases cochées."
               icon={<Mail aria-hidden="true" />}
             >
               <FormCheckField

@@ -10,7 +10,7 @@ import {
 import { api } from '../../lib/api-client.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
-/** « Courriels envoyés »: the installation's newest emails (docs/mail.md). */
+/** « Emails envoyés »: the installation's newest emails (docs/mail.md). */
 export function useOutbox() {
   return useQuery({
     queryKey: queryKeys.outbox,

@@ -58,7 +58,7 @@ function MailDialog({
     <Dialog open={mail !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
       <DialogContent className="max-w-3xl">
         <DialogHeader>
-          <DialogTitle>{shown ? subjectOf(shown) : 'Courriel'}</DialogTitle>
+          <DialogTitle>{shown ? subjectOf(shown) : 'Email'}</DialogTitle>
           <DialogDescription>{shown ? MAIL_KIND_LABELS[shown.kind] : ''}</DialogDescription>
         </DialogHeader>
         {shown ? (
@@ -88,11 +88,11 @@ function MailDialog({
           </dl>
         ) : null}
         {detail.isPending ? (
-          <LoadingState label="Chargement du courriel…" className="min-h-32" />
+          <LoadingState label="Chargement de l’email…" className="min-h-32" />
         ) : detail.isError ? (
           <ErrorState
             compact
-            title="Impossible de charger le courriel"
+            title="Impossible de charger l’email"
             message={errorDetail(detail.error, 'Le serveur ne répond pas.')}
             retrying={detail.isFetching}
             onRetry={() => void detail.refetch()}
@@ -100,7 +100,7 @@ function MailDialog({
         ) : detail.data?.html ? (
           <>
             <iframe
-              title="Aperçu du courriel"
+              title="Aperçu de l’email"
               sandbox="allow-same-origin"
               srcDoc={detail.data.html}
               className="h-[50vh] min-h-64 w-full rounded-md border border-border bg-white"
@@ -120,7 +120,7 @@ function MailDialog({
   );
 }
 
-/** « Courriels envoyés »: the installation's last emails with state, recipients, subject and reason. */
+/** « Emails envoyés »: the installation's last emails with state, recipients, subject and reason. */
 export function SentMails() {
   const outbox = useOutbox();
   const [open, setOpen] = useState<TOutboxMail | null>(null);
@@ -131,24 +131,24 @@ export function SentMails() {
     ) : null;
 
   let body;
-  if (outbox.isPending) body = <LoadingState label="Chargement des courriels…" className="min-h-32" />;
+  if (outbox.isPending) body = <LoadingState label="Chargement des emails…" className="min-h-32" />;
   else if (outbox.isError)
     body = (
       <ErrorState
         compact
-        title="Impossible de charger les courriels"
+        title="Impossible de charger les emails"
         message={errorDetail(outbox.error, 'Le serveur ne répond pas.')}
         retrying={outbox.isFetching}
         onRetry={() => void outbox.refetch()}
       />
     );
   else if (outbox.data.mails.length === 0)
-    body = <p className="text-sm text-muted-foreground">Aucun courriel pour l’instant.</p>;
+    body = <p className="text-sm text-muted-foreground">Aucun email pour l’instant.</p>;
   else
     body = (
       <ul
         className="grid divide-y divide-border rounded-md border border-border"
-        aria-label="Derniers courriels"
+        aria-label="Derniers emails"
       >
         {outbox.data.mails.map((mail) => (
           <li
@@ -170,7 +170,7 @@ export function SentMails() {
               <Button
                 variant="ghost"
                 size="sm"
-                aria-label={`Voir le courriel ${subjectOf(mail)} du ${when(mail, zone)}`}
+                aria-label={`Voir l’email ${subjectOf(mail)} du ${when(mail, zone)}`}
                 onClick={() => setOpen(mail)}
               >
                 Voir
@@ -183,8 +183,8 @@ export function SentMails() {
 
   return (
     <FormSection
-      title="Courriels envoyés"
-      description="Les 50 derniers courriels de l’installation, tels qu’ils ont été envoyés."
+      title="Emails envoyés"
+      description="Les 50 derniers emails de l’installation, tels qu’ils ont été envoyés."
       icon={<Inbox aria-hidden="true" />}
       status={
         <div className="flex flex-wrap items-center gap-2">
