@@ -334,6 +334,14 @@ export const UNSUCCESSFUL_ORDER_OUTCOMES: ReadonlySet<string> = new Set<OrderFai
 
 const isOrderFailure = (outcome: string): outcome is OrderFailure => UNSUCCESSFUL_ORDER_OUTCOMES.has(outcome);
 
+/**
+ * Refusals found before the orders' rate limit (no automate, its address refused): a person who
+ * clicks again gets the same answer each time, and the recipients one email per quarter hour, not
+ * one per click.
+ */
+const REPEATED_REFUSALS: ReadonlySet<string> = new Set(['no-automate', 'address-refused']);
+const REPEATED_REFUSAL_MS = 15 * 60_000;
+
 /** A sync order that did not go through (NotifInf), in the transaction that closes it. */
 export async function enqueueOrderRefused(
   tx: Queryable,
@@ -348,6 +356,14 @@ export async function enqueueOrderRefused(
   const rules = await mailRulesFor(tx, configs, installation);
   if (!wants(rules, 'info')) return;
   await lockMailState(tx, installationId);
+  if (REPEATED_REFUSALS.has(outcome)) {
+    const [recent] = await tx.query(
+      `SELECT 1 FROM mail_outbox WHERE installation_id = $1 AND kind = 'order-refused'
+         AND facts->>'outcome' = $2 AND created_at > $3 LIMIT 1`,
+      [installationId, outcome, new Date(now.getTime() - REPEATED_REFUSAL_MS)],
+    );
+    if (recent) return;
+  }
   await enqueueMail(tx, {
     installationId,
     mail: {

@@ -263,6 +263,13 @@ describe('Notification Info: a sync order that did not go through', () => {
     );
     expect(text).toContain("Vous ne disposez pas actuellement du service d'automate");
     expect(accept.received).toHaveLength(1);
+    // Clicked again: the same answer, no second email within the quarter hour; one after it.
+    h.clock.advance(60_000);
+    expect((await orderSync(h, inst.cookie, 'C')).json<{ outcome: string }>().outcome).toBe('no-automate');
+    expect(await outboxRows(db, inst.id)).toHaveLength(1);
+    h.clock.advance(15 * 60_000);
+    expect((await orderSync(h, inst.cookie, 'R')).json<{ outcome: string }>().outcome).toBe('no-automate');
+    expect(await outboxRows(db, inst.id)).toHaveLength(2);
   });
 
   it("the automate's address refused by the policy: one email with the reason and the policy's message", async () => {
