@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { startAuditRetention } from './domain/audit-retention.ts';
+import { startConfigRetention } from './domain/config-retention-pass.ts';
 import { startHistoryRetention } from './domain/history-retention.ts';
 import { readEnv } from './config/env.ts';
 import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './db/embedded-upkeep.ts';
@@ -103,6 +104,11 @@ async function main(): Promise<void> {
       app.log.warn({ historyRetention: result }, "rétention de l'historique reportée : serveur trop chargé");
     else app.log.info({ historyRetention: result }, "rétention de l'historique");
   });
+  const configRetention = startConfigRetention(db, env.versionRetention, (result) => {
+    if (result instanceof Error)
+      app.log.error({ err: result }, 'rétention des versions de configuration impossible');
+    else app.log.info({ configRetention: result }, 'rétention des versions de configuration');
+  });
   const blobSweep = startDetachedBlobSweep(
     db,
     () => new Date(),
@@ -157,6 +163,7 @@ async function main(): Promise<void> {
       await upkeep?.stop();
       await auditRetention.stop();
       await historyRetention.stop();
+      await configRetention.stop();
     } finally {
       await db.close();
     }
@@ -175,6 +182,7 @@ async function main(): Promise<void> {
     await upkeep?.stop();
     await auditRetention.stop();
     await historyRetention.stop();
+    await configRetention.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(
