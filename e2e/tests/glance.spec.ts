@@ -276,16 +276,19 @@ test('Terminaux: « Actif », « Silencieux depuis … », « Jamais vu », with
   await expect(card(3)).not.toContainText('Dernier échange');
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-  // The editor of #1: its last transactions, a link to the trace filtered on it.
+  // The editor of #1: its last transactions (of its tablet and its smartphone), a link to the trace
+  // filtered on both ids.
   await card(1).click();
-  const recent = page.getByRole('table', { name: 'Dernières transactions de 815bf75ff86d94fa' });
+  const recent = page.getByRole('table', {
+    name: 'Dernières transactions de 815bf75ff86d94fa et 4127ca92e1ae327b',
+  });
   await expect(recent.getByRole('row')).toHaveCount(3);
   await expect(recent.getByRole('row').nth(1)).toContainText('OK');
   await expect(recent.getByRole('row').nth(2)).toContainText('Erreur');
   await shots(page, 'terminals-activity');
   await page.getByRole('link', { name: 'Voir toutes ses transactions dans la trace' }).click();
-  await expect(page).toHaveURL(/\/transaction-logs\?terminal=815bf75ff86d94fa$/);
-  await expect(page.getByText('Terminal : 815bf75ff86d94fa')).toBeVisible();
+  await expect(page).toHaveURL(/\/transaction-logs\?terminal=815bf75ff86d94fa&terminal=4127ca92e1ae327b$/);
+  await expect(page.getByText('Terminal : 815bf75ff86d94fa ou 4127ca92e1ae327b')).toBeVisible();
 });
 
 test('Trace: filtered on a terminal, its transactions alone', async ({ page }) => {
