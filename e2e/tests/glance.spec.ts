@@ -264,11 +264,9 @@ test('Terminaux: « Actif », « Silencieux depuis … », « Jamais vu », with
   await expect(card(1)).toContainText('Actif');
   await expect(card(1)).toContainText(/Dernier échange il y a (9|1\d) minutes/);
   await expect(card(1)).toContainText('24 h : 2 transactions, 1 en erreur');
-  // The exact time on hover, in the installation's zone.
-  await expect(card(1).getByText(/^Dernier échange/)).toHaveAttribute(
-    'title',
-    /\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/,
-  );
+  // The exact time as text, in the installation's zone: in the card's name too (screen readers).
+  await expect(card(1).locator('time')).toHaveText(/^le \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} \(UTC[+-]\d+\)$/);
+  await expect(card(1)).toHaveAccessibleName(/Dernier échange il y a .+, le \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
   await expect(card(2)).toContainText('Silencieux depuis 3 jours');
   await expect(card(2)).toContainText('Dernier échange il y a 3 jours');
   await expect(card(2)).toContainText('24 h : 0 transaction, 0 en erreur');

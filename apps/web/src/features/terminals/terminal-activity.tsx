@@ -65,6 +65,29 @@ export function durationText(ms: number): string {
   return pluralize(Math.floor(hours / 24), 'jour', 'jours');
 }
 
+/**
+ * « Dernier échange il y a 5 minutes, le 31/03/2025 11:00 (UTC+2) »: how long ago, and the exact
+ * time in the installation's zone as visible text (a `<time>`), for every reader, keyboard and
+ * screen reader included (the line sits inside the terminal's button, where nothing can take the
+ * focus: no tooltip there).
+ */
+export function LastExchange({ at, nowMs, zone }: { at: string; nowMs: number; zone: string }) {
+  const exact = formatDateTimeInZone(at, zone);
+  return (
+    <span>
+      Dernier échange il y a {durationText(nowMs - Date.parse(at))}
+      {exact ? (
+        <>
+          ,{' '}
+          <time dateTime={at} className="whitespace-nowrap tabular-nums">
+            le {exact}
+          </time>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
 export function TerminalActivityLine({
   terminal,
   activity,
@@ -87,11 +110,7 @@ export function TerminalActivityLine({
       ) : (
         <Badge variant="neutral">Jamais vu</Badge>
       )}
-      {figures.lastExchangeAt ? (
-        <span title={formatDateTimeInZone(figures.lastExchangeAt, zone) ?? undefined}>
-          Dernier échange il y a {durationText(nowMs - Date.parse(figures.lastExchangeAt))}
-        </span>
-      ) : null}
+      {figures.lastExchangeAt ? <LastExchange at={figures.lastExchangeAt} nowMs={nowMs} zone={zone} /> : null}
       <span className="w-full">
         24 h : {pluralize(figures.transactions24h, 'transaction', 'transactions')},{' '}
         <span className={figures.errors24h > 0 ? 'font-medium text-destructive' : undefined}>

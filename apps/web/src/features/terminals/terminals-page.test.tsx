@@ -137,6 +137,36 @@ describe('Terminaux', () => {
     expect(screen.getAllByText('Jamais vu').length).toBeGreaterThan(0);
   });
 
+  it('shows the exact time of a terminal’s last exchange as text, in its button’s name (keyboard, screen readers)', async () => {
+    show({
+      'GET /api/terminals/activity': () =>
+        json({
+          terminals: [
+            {
+              terminalId: '4127ca92e1ae327b',
+              lastExchangeAt: '2026-11-29T11:55:00.000Z',
+              transactions24h: 1,
+              errors24h: 0,
+            },
+          ],
+          now: '2026-11-29T12:00:00.000Z',
+          zone: 'Europe/Paris',
+        }),
+    });
+    await screen.findByRole('heading', { name: 'Liste des terminaux' });
+    const button = await waitFor(() => {
+      const found = terminalButton(/pixel 8/);
+      expect(found).toHaveTextContent('Actif');
+      return found;
+    });
+    expect(button).toHaveTextContent('Dernier échange il y a 5 minutes, le 29/11/2026 12:55 (UTC+1)');
+    expect(button).toHaveAccessibleName(/Dernier échange il y a 5 minutes, le 29\/11\/2026 12:55 \(UTC\+1\)/);
+    const time = within(button).getByText('le 29/11/2026 12:55 (UTC+1)');
+    expect(time.tagName).toBe('TIME');
+    expect(time).toHaveAttribute('datetime', '2026-11-29T11:55:00.000Z');
+    expect(button.querySelector('[title]')).toBeNull();
+  });
+
   it('gives a terminal’s transactions of both its ids (tablet and smartphone), and links to the trace on both', async () => {
     const user = userEvent.setup();
     const asked: string[] = [];
