@@ -264,11 +264,9 @@ test('Terminaux: « Actif », « Silencieux depuis … », « Jamais vu », with
   await expect(card(1)).toContainText('Actif');
   await expect(card(1)).toContainText(/Dernier échange il y a (9|1\d) minutes/);
   await expect(card(1)).toContainText('24 h : 2 transactions, 1 en erreur');
-  // The exact time on hover, in the installation's zone.
-  await expect(card(1).getByText(/^Dernier échange/)).toHaveAttribute(
-    'title',
-    /\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/,
-  );
+  // The exact time as text, in the installation's zone: in the card's name too (screen readers).
+  await expect(card(1).locator('time')).toHaveText(/^le \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} \(UTC[+-]\d+\)$/);
+  await expect(card(1)).toHaveAccessibleName(/Dernier échange il y a .+, le \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
   await expect(card(2)).toContainText('Silencieux depuis 3 jours');
   await expect(card(2)).toContainText('Dernier échange il y a 3 jours');
   await expect(card(2)).toContainText('24 h : 0 transaction, 0 en erreur');
@@ -276,16 +274,19 @@ test('Terminaux: « Actif », « Silencieux depuis … », « Jamais vu », with
   await expect(card(3)).not.toContainText('Dernier échange');
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-  // The editor of #1: its last transactions, a link to the trace filtered on it.
+  // The editor of #1: its last transactions (of its tablet and its smartphone), a link to the trace
+  // filtered on both ids.
   await card(1).click();
-  const recent = page.getByRole('table', { name: 'Dernières transactions de 815bf75ff86d94fa' });
+  const recent = page.getByRole('table', {
+    name: 'Dernières transactions de 815bf75ff86d94fa et 4127ca92e1ae327b',
+  });
   await expect(recent.getByRole('row')).toHaveCount(3);
   await expect(recent.getByRole('row').nth(1)).toContainText('OK');
   await expect(recent.getByRole('row').nth(2)).toContainText('Erreur');
   await shots(page, 'terminals-activity');
   await page.getByRole('link', { name: 'Voir toutes ses transactions dans la trace' }).click();
-  await expect(page).toHaveURL(/\/transaction-logs\?terminal=815bf75ff86d94fa$/);
-  await expect(page.getByText('Terminal : 815bf75ff86d94fa')).toBeVisible();
+  await expect(page).toHaveURL(/\/transaction-logs\?terminal=815bf75ff86d94fa&terminal=4127ca92e1ae327b$/);
+  await expect(page.getByText('Terminal : 815bf75ff86d94fa ou 4127ca92e1ae327b')).toBeVisible();
 });
 
 test('Trace: filtered on a terminal, its transactions alone', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { startAuditRetention } from './domain/audit-retention.ts';
+import { startConfigRetention } from './domain/config-retention-pass.ts';
 import { startHistoryRetention } from './domain/history-retention.ts';
 import { startMailRetention } from './domain/mail-retention.ts';
 import { readEnv } from './config/env.ts';
@@ -111,6 +112,11 @@ async function main(): Promise<void> {
     if (deleted instanceof Error) app.log.error({ err: deleted }, 'rétention des emails impossible');
     else app.log.info({ deleted }, 'rétention des emails');
   });
+  const configRetention = startConfigRetention(db, env.versionRetention, (result) => {
+    if (result instanceof Error)
+      app.log.error({ err: result }, 'rétention des versions de configuration impossible');
+    else app.log.info({ configRetention: result }, 'rétention des versions de configuration');
+  });
   const blobSweep = startDetachedBlobSweep(
     db,
     () => new Date(),
@@ -166,6 +172,7 @@ async function main(): Promise<void> {
       await auditRetention.stop();
       await historyRetention.stop();
       await mailRetention.stop();
+      await configRetention.stop();
     } finally {
       await db.close();
     }
@@ -185,6 +192,7 @@ async function main(): Promise<void> {
     await auditRetention.stop();
     await historyRetention.stop();
     await mailRetention.stop();
+    await configRetention.stop();
     await db.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(

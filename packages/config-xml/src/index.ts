@@ -30,6 +30,7 @@ export {
 export { readDataLists, readGlobalAuthorizations } from './read/data-lists.ts';
 export { readTerminals } from './read/terminals.ts';
 export { redactConfig } from './redact.ts';
+export { redactPair } from './history/redact-pair.ts';
 export { transferLayout, documentFromLayout, type TransferredLayout } from './transfer.ts';
 export { sectionOf, editScope, EDIT_SECTION, type EditKind } from './scope.ts';
 export {

@@ -14,6 +14,8 @@ export { SECRET_BLOCKS, SECRET_VALUES, isSecretName };
 interface Range {
   start: number;
   end: number;
+  /** The secret element (its index in the document's element index). */
+  element: number;
 }
 
 /**
@@ -37,7 +39,7 @@ export function secretRanges(doc: ConfigDocument): Range[] {
     inSecret[k] = 1;
     const start = ix.openEnd[k] as number;
     const end = ix.closeStart(k);
-    if (!outer && end > start) out.push({ start, end });
+    if (!outer && end > start) out.push({ start, end, element: k });
   }
   return out;
 }
@@ -58,20 +60,35 @@ function tagEnd(text: string, lt: number, to: number): number {
 const TAG_START = /[A-Za-z_:/\u00c0-\uffff]/;
 
 /**
- * The content of a secret element (text[from, to)) with every text hidden: each run of text,
- * CDATA sections and processing instructions becomes one SECRET_PLACEHOLDER, each comment's text
- * too (it stays a comment), each attribute value of a nested tag too. Nested tags stay, so the
- * document keeps its shape. A run of blanks between tags (indentation) stays; a content with no
- * tag at all is a value, hidden even when blank. What cannot be read as markup (a lone `<`, a
- * tag, comment or section not closed before `to`) is text.
+ * What a hidden piece of a secret becomes: `rank` is its place among the pieces of its secret
+ * element (0, 1, …), `raw` its stored text (never to be shown).
  */
-export function maskSecretContent(text: string, from: number, to: number): string {
-  const parts: { tag: boolean; text: string }[] = [];
+export type PieceMask = (rank: number, raw: string) => string;
+
+const PLACEHOLDER_MASK: PieceMask = () => SECRET_PLACEHOLDER;
+
+const ATTRIBUTE_VALUE = /=(\s*)("[^"]*"|'[^']*')/g;
+
+/**
+ * The content of a secret element (text[from, to)) with every text hidden: each run of text,
+ * CDATA sections and processing instructions becomes one masked piece (SECRET_PLACEHOLDER by
+ * default), each comment's text too (it stays a comment), each attribute value of a nested tag
+ * too. Nested tags stay, so the document keeps its shape. A run of blanks between tags
+ * (indentation) stays; a content with no tag at all is a value, hidden even when blank. What
+ * cannot be read as markup (a lone `<`, a tag, comment or section not closed before `to`) is text.
+ */
+export function maskSecretContent(
+  text: string,
+  from: number,
+  to: number,
+  mask: PieceMask = PLACEHOLDER_MASK,
+): string {
+  const parts: { kind: 'tag' | 'comment' | 'run'; text: string }[] = [];
   let run = '';
-  const push = (tag: boolean, value: string) => {
-    if (run !== '') parts.push({ tag: false, text: run });
+  const push = (kind: 'tag' | 'comment', value: string) => {
+    if (run !== '') parts.push({ kind: 'run', text: run });
     run = '';
-    parts.push({ tag, text: value });
+    parts.push({ kind, text: value });
   };
   let i = from;
   while (i < to) {
@@ -91,7 +108,7 @@ export function maskSecretContent(text: string, from: number, to: number): strin
         run += text.slice(lt, to);
         break;
       }
-      push(true, e === lt + 4 ? '<!---->' : `<!--${SECRET_PLACEHOLDER}-->`);
+      push('comment', text.slice(lt + 4, e));
       i = e + 3;
     } else if (text.startsWith('<![CDATA[', lt)) {
       i = closing(']]>', 9);
@@ -106,14 +123,22 @@ export function maskSecretContent(text: string, from: number, to: number): strin
         i = lt + 1;
         continue;
       }
-      push(true, text.slice(lt, end).replace(/=(\s*)("[^"]*"|'[^']*')/g, `=$1"${SECRET_PLACEHOLDER}"`));
+      push('tag', text.slice(lt, end));
       i = end;
     }
   }
-  if (run !== '') parts.push({ tag: false, text: run });
-  const hasTags = parts.some((p) => p.tag);
+  if (run !== '') parts.push({ kind: 'run', text: run });
+  const hasTags = parts.some((p) => p.kind !== 'run');
+  let rank = 0;
   return parts
-    .map((p) => (p.tag || (hasTags && p.text.trim() === '') ? p.text : SECRET_PLACEHOLDER))
+    .map((p) => {
+      if (p.kind === 'tag')
+        return p.text.replace(ATTRIBUTE_VALUE, (_, blanks: string, quoted: string) => {
+          return `=${blanks}"${mask(rank++, quoted.slice(1, -1))}"`;
+        });
+      if (p.kind === 'comment') return p.text === '' ? '<!---->' : `<!--${mask(rank++, p.text)}-->`;
+      return hasTags && p.text.trim() === '' ? p.text : mask(rank++, p.text);
+    })
     .join('');
 }
 
@@ -121,17 +146,55 @@ export function maskSecretContent(text: string, from: number, to: number): strin
  * The document text with every secret hidden (maskSecretContent of each secret element; empty
  * ones stay empty); every byte outside the secret elements is unchanged. This is the
  * ConfigConnecteur served to the browser.
+ *
+ * `mask` (the raw view of a version's changes) chooses each piece's mask from its place: the
+ * secret element's position from the root (names and ranks among same-named siblings,
+ * `Connexion[0]/Sources[0]/Source[2]/MDP[0]`) and the piece's rank in it, `…#0`.
  */
-export function redactConfig(input: string | ConfigDocument): string {
+export function redactConfig(
+  input: string | ConfigDocument,
+  mask?: (place: string, raw: string) => string,
+): string {
   const doc = asDocument(input);
   const ranges = secretRanges(doc);
   if (ranges.length === 0) return doc.text;
+  const placeOf = mask ? siblingPlaces(doc) : null;
   const parts: string[] = [];
   let last = 0;
   for (const r of ranges) {
-    parts.push(doc.text.slice(last, r.start), maskSecretContent(doc.text, r.start, r.end));
+    const pieceMask: PieceMask | undefined =
+      mask && placeOf ? (rank, raw) => mask(`${placeOf(r.element)}#${rank}`, raw) : undefined;
+    parts.push(doc.text.slice(last, r.start), maskSecretContent(doc.text, r.start, r.end, pieceMask));
     last = r.end;
   }
   parts.push(doc.text.slice(last));
   return parts.join('');
+}
+
+/**
+ * An element's position from the root: each ancestor's name and rank among its same-named
+ * siblings. The ranks of a parent's children are counted once, when one of them is first asked.
+ */
+function siblingPlaces(doc: ConfigDocument): (el: number) => string {
+  const ix = doc.index;
+  const rank = new Int32Array(ix.count).fill(-1);
+  const rankOf = (el: number): number => {
+    if (rank[el] === -1) {
+      const parent = ix.parent[el] as number;
+      const counts = new Map<number, number>();
+      const first = parent >= 0 ? ix.firstChild(parent) : 0;
+      for (let k = first; k !== -1; k = ix.nextSibling[k] as number) {
+        const id = ix.nameId[k] as number;
+        const n = counts.get(id) ?? 0;
+        rank[k] = n;
+        counts.set(id, n + 1);
+      }
+    }
+    return rank[el] as number;
+  };
+  return (el) => {
+    const steps: string[] = [];
+    for (let k = el; k >= 0; k = ix.parent[k] as number) steps.push(`${ix.name(k)}[${rankOf(k)}]`);
+    return steps.reverse().join('/');
+  };
 }

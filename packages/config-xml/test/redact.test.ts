@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_PLACEHOLDER } from '@synchro/contracts';
-import { parseConfig, readSources, redactConfig, sectionOf } from '../src/index.ts';
+import { SECRET_CHANGED_MASKS, SECRET_PLACEHOLDER } from '@synchro/contracts';
+import { parseConfig, readSources, redactConfig, redactPair, sectionOf } from '../src/index.ts';
 import { FIXTURE } from './helpers.ts';
 
 describe('redactConfig', () => {
@@ -88,5 +88,44 @@ describe('redactConfig: every text inside a secret element', () => {
     );
     expect(r).toContain(`<APIKey_Google>${P}</APIKey_Google>`);
     expect(r).toContain(`<Valeur>${P}<B>${P}</B></Valeur>`);
+  });
+});
+
+describe('redactPair (the raw view of a version’s changes)', () => {
+  const doc = (mdp1: string, mdp2: string, token: string, extra = '') =>
+    `<Connexion><Sources><Source><MDP>${mdp1}</MDP></Source><Source><MDP>${mdp2}</MDP></Source></Sources>` +
+    `<Complement><Tokens><Token a="${token}"><Valeur>${token}</Valeur><IDPoste>*</IDPoste><!--${token}--></Token></Tokens>${extra}</Complement></Connexion>`;
+  const { before: changedMark, after: newMark } = SECRET_CHANGED_MASKS;
+
+  it('masks a secret changed at the same place by its side, an unchanged one alike on both sides', () => {
+    const { before, after } = redactPair(
+      doc('Ancien-1', 'Meme-2', 'tok-A'),
+      doc('Nouveau-1', 'Meme-2', 'tok-B'),
+    );
+    expect(before).toBe(
+      `<Connexion><Sources><Source><MDP>${changedMark}</MDP></Source><Source><MDP>${SECRET_PLACEHOLDER}</MDP></Source></Sources>` +
+        `<Complement><Tokens><Token a="${changedMark}"><Valeur>${changedMark}</Valeur><IDPoste>${SECRET_PLACEHOLDER}</IDPoste><!--${changedMark}--></Token></Tokens></Complement></Connexion>`,
+    );
+    expect(after).toBe(before.split(changedMark).join(newMark));
+    for (const text of [before, after])
+      for (const secret of ['Ancien-1', 'Nouveau-1', 'Meme-2', 'tok-A', 'tok-B'])
+        expect(text).not.toContain(secret);
+  });
+
+  it('is redactConfig on both sides when nothing changed; the same secret at two places says nothing of it', () => {
+    const same = doc('Un', 'Un', 'Un');
+    expect(redactPair(same, same)).toEqual({ before: redactConfig(same), after: redactConfig(same) });
+    // Source 2 takes source 1's old password: its place changed, so it is marked, like source 1's.
+    const { after } = redactPair(doc('Un', 'Deux', 'T'), doc('Trois', 'Un', 'T'));
+    expect(after.split(newMark)).toHaveLength(3);
+  });
+
+  it('marks a secret the other side lacks (a row added) by its side', () => {
+    const { before, after } = redactPair(
+      doc('A', 'B', 'T'),
+      doc('A', 'B', 'T', '<EspaceClient><Utilisateur>U</Utilisateur></EspaceClient>'),
+    );
+    expect(before).not.toContain(changedMark);
+    expect(after).toContain(`<EspaceClient><Utilisateur>${newMark}</Utilisateur></EspaceClient>`);
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { HISTORY_QUERY_PARTS, ZDisplayTimeZone, ZHistoryPaging } from './history.ts';
 
+export { SECRET_CHANGED_MASKS } from './constants.ts';
+
 /**
  * The configuration history (Historique de la configuration, docs/config-history.md): the list of
  * versions, one version's changes (against the one before it or the current one), the raw XML

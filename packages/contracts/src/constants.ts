@@ -4,6 +4,16 @@
 /** Fixed value shown instead of any secret; a save that sends it back keeps the stored secret. */
 export const SECRET_PLACEHOLDER = '••••••••';
 
+/**
+ * The raw view of a version's changes: a secret that differs between the two versions compared,
+ * masked on each side by which side it is (nothing of the secret itself); an unchanged one is
+ * SECRET_PLACEHOLDER on both.
+ */
+export const SECRET_CHANGED_MASKS = {
+  before: `${SECRET_PLACEHOLDER} (ancienne valeur)`,
+  after: `${SECRET_PLACEHOLDER} (nouvelle valeur)`,
+} as const;
+
 /** The provider select (docs/spec-notes.md, Sources): display label and stored value. */
 export const PROVIDER_OPTIONS = [
   { label: 'Pas de connexion', value: '' },

@@ -163,20 +163,37 @@ const ZCursor = blankAsAbsent(
   z.string({ error: 'curseur de pagination attendu' }).max(512, 'curseur de pagination invalide').optional(),
 );
 
+/** At most this many terminal ids in one filter (a terminal has two: its tablet / PC and its smartphone). */
+export const TERMINAL_FILTER_MAX = 10;
+
 /**
- * The query parameters both lists share, each checked as query-string text (a blank value is no
- * value): page, page size, errors only, day, search text and keyset cursor.
+ * Terminal ids (IDTablette), exact: `terminal=ID`, or the parameter repeated for a terminal seen
+ * under several ids (`terminal=TAB&terminal=PHONE`: Terminaux's tablet and smartphone ids), the
+ * rows of any of them. Blank ids are none; repeated ones count once; no id at all is no filter.
  */
-/** A terminal id (IDTablette), exact; blank is none. */
-const ZTerminal = blankAsAbsent(
+const ZTerminals = z.preprocess(
+  (v) => {
+    const ids = (Array.isArray(v) ? v : [v]).filter(
+      (id) => id !== undefined && id !== null && !(typeof id === 'string' && id.trim() === ''),
+    );
+    return ids.length === 0 ? undefined : ids;
+  },
   z
-    .string({ error: 'identifiant de terminal attendu' })
-    .max(200, 'identifiant de terminal trop long')
+    .array(
+      z.string({ error: 'identifiant de terminal attendu' }).max(200, 'identifiant de terminal trop long'),
+    )
+    .max(TERMINAL_FILTER_MAX, `au plus ${TERMINAL_FILTER_MAX} identifiants de terminal`)
+    .transform((ids) => [...new Set(ids)])
     .optional(),
 );
 
+/**
+ * The query parameters both lists share, each checked as query-string text (a blank value is no
+ * value): page, page size, errors only, day, search text and keyset cursor; and the trace's
+ * terminals.
+ */
 export const HISTORY_QUERY_PARTS = {
-  terminal: ZTerminal,
+  terminal: ZTerminals,
   page: ZPage,
   pageSize: ZPageSize,
   errorOnly: ZErrorOnly,

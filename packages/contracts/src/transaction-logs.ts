@@ -14,7 +14,10 @@ export const ZTransactionLogsQuery = z.object({
   dateFilter: HISTORY_QUERY_PARTS.day,
   /** Document type, terminal id and label, document reference, transaction number. */
   searchText: HISTORY_QUERY_PARTS.search,
-  /** Only the transactions of this terminal (IDTablette exactly): Terminaux's link. */
+  /**
+   * Only the transactions of these terminal ids (IDTablette exactly; the parameter repeated for
+   * several): Terminaux's link, a terminal's tablet and smartphone ids.
+   */
   terminal: HISTORY_QUERY_PARTS.terminal,
   cursor: HISTORY_QUERY_PARTS.cursor,
 });

@@ -16,6 +16,9 @@ import { SESSION_ABSOLUTE_MS } from './sessions.ts';
  * A version whose text is pruned keeps its row (its scope generations, no secret) for as long as
  * a screen opened on it may still save: a session's absolute lifetime. Then the row goes too. The
  * history shows only versions with a text, and the connector's updates of that period.
+ *
+ * Each write applies it to its installation; a timed pass applies it to the installations nobody
+ * writes to (config-retention-pass.ts).
  */
 
 /** Rows without a text stay this long: no session, hence no screen, lives longer. */

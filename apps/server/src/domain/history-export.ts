@@ -4,6 +4,7 @@ import { recordAudit } from './audit.ts';
 import {
   beyondKey,
   selectRows,
+  terminalScope,
   whereOf,
   type HistoryFilters,
   type HistoryTable,
@@ -100,7 +101,7 @@ export async function auditHistoryExport(
     details: {
       errorOnly: filters.errorOnly,
       ...(filters.waitingOnly ? { waitingOnly: true } : {}),
-      ...(filters.terminal ? { terminal: filters.terminal } : {}),
+      ...terminalScope(filters.terminals),
       from: filters.range?.from.toISOString() ?? null,
       to: filters.range?.to.toISOString() ?? null,
       search: filters.search,

@@ -54,8 +54,11 @@ export interface HistoryFilters {
   kind?: string | null;
   /** Only the rows waiting (tables with `waiting`). */
   waitingOnly?: boolean;
-  /** Only the rows of this terminal (tables with `terminal`). */
-  terminal?: string | null;
+  /**
+   * Only the rows of these terminal ids (tables with `terminal`): one id is read from the table's
+   * terminal index; several, one id at a time from it, merged (selectRows).
+   */
+  terminals?: readonly string[] | null;
 }
 
 export interface PageRequest {
@@ -127,7 +130,17 @@ export function containsCondition(column: string, term: string, n: number): stri
 export interface Where {
   sql: string;
   params: unknown[];
+  /**
+   * Several terminal ids: the same clause for one of them, `wanted.terminal_id` (selectRows reads
+   * each id's rows from the terminal index, newest first, and merges them), and the parameter
+   * number of the ids (text[]).
+   */
+  perTerminal?: { sql: string; ids: number };
 }
+
+/** The filter's terminal ids, none when the table has no terminal column. */
+const terminalsOf = (t: HistoryTable, filters: HistoryFilters): readonly string[] =>
+  t.terminal ? (filters.terminals ?? []) : [];
 
 export function whereOf(t: HistoryTable, installationId: string, filters: HistoryFilters): Where {
   const params: unknown[] = [installationId];
@@ -144,20 +157,73 @@ export function whereOf(t: HistoryTable, installationId: string, filters: Histor
     params.push(filters.kind);
     parts.push(`${t.kind} = $${params.length}`);
   }
-  if (filters.terminal && t.terminal) {
-    params.push(filters.terminal);
-    parts.push(`${t.terminal.column} = $${params.length}`);
+  const terminals = terminalsOf(t, filters);
+  const column = t.terminal?.column;
+  // The index of the terminal's part in `parts`, and the number of its parameter.
+  let terminal: { part: number; param: number } | null = null;
+  if (column && terminals.length > 0) {
+    params.push(terminals.length === 1 ? terminals[0] : [...terminals]);
+    terminal = { part: parts.length, param: params.length };
+    parts.push(
+      terminals.length === 1
+        ? `${column} = $${params.length}`
+        : `${column} = ANY ($${params.length}::text[])`,
+    );
   }
   if (filters.search) {
     params.push(filters.search);
     parts.push(containsCondition(t.searchText, filters.search, params.length));
   }
-  return { sql: parts.join(' AND '), params };
+  const where: Where = { sql: parts.join(' AND '), params };
+  if (terminal && terminals.length > 1) {
+    const one = parts.map((p, i) => (i === terminal.part ? `${column} = wanted.terminal_id` : p));
+    where.perTerminal = { sql: one.join(' AND '), ids: terminal.param };
+  }
+  return where;
 }
 
 type End = 'newest' | 'oldest';
 
 const ORDER: Record<End, string> = { newest: 'DESC', oldest: 'ASC' };
+
+/**
+ * The statement reading `take` rows from `end` after skipping `skip`. With several terminal ids,
+ * each id's rows are read from the terminal index newest (or oldest) first, `skip + take` at most,
+ * and merged: never all the rows of the terminals sorted (a terminal may have millions).
+ */
+function rowsQuery(
+  t: HistoryTable,
+  columns: string,
+  where: Where,
+  end: End,
+  extra: { sql: string; params: unknown[] } | null,
+  skip: number,
+  take: number,
+): { sql: string; params: unknown[] } {
+  const params = [...where.params, ...(extra?.params ?? [])];
+  // `extra` numbers its parameters from where.params.length + 1.
+  const dir = ORDER[end];
+  const keyed = `${columns}, id::text AS "rowId",
+      to_char(${t.time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "rowKey"`;
+  const and = extra ? ` AND ${extra.sql}` : '';
+  const order = (time: string, id: string) => `ORDER BY ${time} ${dir}, ${id} ${dir}`;
+  if (where.perTerminal) {
+    params.push(skip, take, skip + take);
+    const n = params.length;
+    const sql = `SELECT m.* FROM unnest($${where.perTerminal.ids}::text[]) AS wanted (terminal_id)
+      CROSS JOIN LATERAL (
+        SELECT ${keyed}, ${t.time} AS "sortTime", id AS "sortId"
+        FROM ${t.table} WHERE ${where.perTerminal.sql}${and} ${order(t.time, 'id')} LIMIT $${n}
+      ) AS m
+      ${order('m."sortTime"', 'm."sortId"')} OFFSET $${n - 2} LIMIT $${n - 1}`;
+    return { sql, params };
+  }
+  params.push(skip, take);
+  const sql = `SELECT ${keyed}
+    FROM ${t.table} WHERE ${where.sql}${and}
+    ${order(t.time, 'id')} OFFSET $${params.length - 1} LIMIT $${params.length}`;
+  return { sql, params };
+}
 
 export function selectRows<R>(
   q: Queryable,
@@ -169,14 +235,7 @@ export function selectRows<R>(
   skip: number,
   take: number,
 ): Promise<(R & KeyedRow)[]> {
-  const params = [...where.params, ...(extra?.params ?? [])];
-  // `extra` numbers its parameters from where.params.length + 1.
-  const dir = ORDER[end];
-  params.push(skip, take);
-  const sql = `SELECT ${columns}, id::text AS "rowId",
-      to_char(${t.time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "rowKey"
-    FROM ${t.table} WHERE ${where.sql}${extra ? ` AND ${extra.sql}` : ''}
-    ORDER BY ${t.time} ${dir}, id ${dir} OFFSET $${params.length - 1} LIMIT $${params.length}`;
+  const { sql, params } = rowsQuery(t, columns, where, end, extra, skip, take);
   return q.query<R & KeyedRow>(sql, params);
 }
 
@@ -215,15 +274,16 @@ export async function countRows(
     const [row] = await q.query<{ n: number }>(t.waiting.count, [installationId]);
     return { total: Number(row?.n ?? 0), exact: true };
   }
-  if (filters.terminal && t.terminal && !filters.search && !filters.range) {
+  const terminals = terminalsOf(t, filters);
+  if (t.terminal && terminals.length > 0 && !filters.search && !filters.range) {
     const [row] = await q.query<{ n: number }>(
       `SELECT coalesce(sum(${filters.errorOnly ? 'errors' : 'total'}), 0)::bigint AS n
-       FROM ${t.terminal.counts} WHERE installation_id = $1 AND ${t.terminal.column} = $2`,
-      [installationId, filters.terminal],
+       FROM ${t.terminal.counts} WHERE installation_id = $1 AND ${t.terminal.column} = ANY ($2::text[])`,
+      [installationId, [...terminals]],
     );
     return { total: Number(row?.n ?? 0), exact: true };
   }
-  if (!filters.search && !filters.range && !filters.waitingOnly && !filters.terminal) {
+  if (!filters.search && !filters.range && !filters.waitingOnly && terminals.length === 0) {
     const kind = countersKind(t, filters);
     const [row] = await q.query<{ n: number }>(
       `SELECT coalesce(sum(${filters.errorOnly ? 'errors' : 'total'}), 0)::int AS n
@@ -244,10 +304,10 @@ export async function countRows(
   const max = HISTORY_LIMITS.searchCountMax;
   // Ordered like the page, so that the planner picks the same path: the newest-first index (which
   // holds the folded text) for a common term, the trigram index for a rare one.
+  const rows = rowsQuery(t, '1 AS one', where, 'newest', null, 0, max + 1);
   const [row] = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (
-       SELECT 1 FROM ${t.table} WHERE ${where.sql} ORDER BY ${t.time} DESC, id DESC LIMIT ${max + 1}) AS s`,
-    where.params,
+    `SELECT count(*)::int AS n FROM (${rows.sql}) AS s`,
+    rows.params,
   );
   const n = row?.n ?? 0;
   return n > max ? { total: max, exact: false } : { total: n, exact: true };
@@ -268,7 +328,13 @@ async function readFromEnd<R>(
   take: number,
 ): Promise<(R & KeyedRow)[]> {
   const where = whereOf(t, installationId, filters);
-  if (skip <= DIRECT_SKIP_MAX || filters.search || filters.range || filters.waitingOnly || filters.terminal) {
+  if (
+    skip <= DIRECT_SKIP_MAX ||
+    filters.search ||
+    filters.range ||
+    filters.waitingOnly ||
+    terminalsOf(t, filters).length > 0
+  ) {
     return selectRows<R>(q, t, columns, where, end, null, skip, take);
   }
   const dir = ORDER[end];
@@ -291,6 +357,17 @@ async function readFromEnd<R>(
       ? { sql: `${t.time} < ($${n + 1}::date + 1)::timestamp AT TIME ZONE 'UTC'`, params: [day.day] }
       : { sql: `${t.time} >= $${n + 1}::date::timestamp AT TIME ZONE 'UTC'`, params: [day.day] };
   return selectRows<R>(q, t, columns, where, end, bound, skip - day.before, take);
+}
+
+/**
+ * The terminal filter as cursors and the audit name it: one id as `terminal` (as before several
+ * were possible: cursors already given stay valid), several as a list.
+ */
+export function terminalScope(terminals: readonly string[] | null | undefined): {
+  terminal?: string | string[];
+} {
+  if (!terminals || terminals.length === 0) return {};
+  return { terminal: terminals.length === 1 ? (terminals[0] as string) : [...terminals] };
 }
 
 export interface ListedPage<R> {
@@ -326,7 +403,7 @@ export async function listPage<Row, R>(
     search: filters.search,
     ...(filters.kind ? { kind: filters.kind } : {}),
     ...(filters.waitingOnly ? { waitingOnly: true } : {}),
-    ...(filters.terminal ? { terminal: filters.terminal } : {}),
+    ...terminalScope(filters.terminals),
   });
   // Checked before any query; page 1 is always read afresh (rows may have arrived meanwhile).
   const position = request.cursor ? decodeCursor(options.secret, scope, page, request.cursor) : null;

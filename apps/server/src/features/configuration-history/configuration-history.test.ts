@@ -5,6 +5,8 @@ import {
   ZConfigHistoryPage,
   ZConfigRawDiff,
   ZRestoreResponse,
+  SECRET_CHANGED_MASKS,
+  SECRET_PLACEHOLDER,
   type TSourcesView,
 } from '@synchro/contracts';
 import { describe, expect, it } from 'vitest';
@@ -141,6 +143,45 @@ describe('configuration history', () => {
       (await get(a.cookie, '/api/configuration-history/1/changes?against=current')).json(),
     );
     expect(older.sections[0]!.fields[0]).toMatchObject({ before: 'localhost\\ebp', after: 'SRV-Été' });
+  });
+
+  it('raw diff: a changed password shows as a changed line, masked by its side; an unchanged one as unchanged; neither sent', async () => {
+    const a = await setup('HISTA10');
+    const rawOf = async (version: number, against = 'previous') => {
+      const res = await get(
+        a.cookie,
+        `/api/configuration-history/${version}/raw?section=sources&against=${against}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      for (const secret of ['Demo-75e469', 'Nouveau-Secret-77']) expect(res.body).not.toContain(secret);
+      return ZConfigRawDiff.parse(res.json()).lines.flatMap((l) =>
+        'op' in l ? [`${l.op}${l.text.trim()}`] : [],
+      );
+    };
+    // Version 2: « Lecture seule » changes, the password (the line above) does not.
+    expect((await saveSources(a.cookie, (s) => void (s[0]!.Lecture_Seule = true))).statusCode).toBe(200);
+    const userOnly = await rawOf(2);
+    expect(userOnly).toContain('-<Lecture_Seule>0</Lecture_Seule>');
+    expect(userOnly).toContain(` <MDP>${SECRET_PLACEHOLDER}</MDP>`);
+    expect(userOnly.join('\n')).not.toMatch(/ancienne valeur|nouvelle valeur/);
+    // Version 3: only the password changes.
+    expect((await saveSources(a.cookie, (s) => void (s[0]!.MDP = 'Nouveau-Secret-77'))).statusCode).toBe(200);
+    const changed = ZConfigChanges.parse(
+      (await get(a.cookie, '/api/configuration-history/3/changes')).json(),
+    );
+    expect(changed.sections[0]!.fields).toEqual([
+      { label: 'Connexion 1 — Mot de passe', before: null, after: null, secret: true, changed: true },
+    ]);
+    const passwordOnly = await rawOf(3);
+    expect(passwordOnly.filter((l) => !l.startsWith(' '))).toEqual([
+      `-<MDP>${SECRET_CHANGED_MASKS.before}</MDP>`,
+      `+<MDP>${SECRET_CHANGED_MASKS.after}</MDP>`,
+    ]);
+    // Version 2 against the current one: the same change; version 3 against the current one: none.
+    expect((await rawOf(2, 'current')).filter((l) => !l.startsWith(' '))).toEqual(
+      passwordOnly.filter((l) => !l.startsWith(' ')),
+    );
+    expect(await rawOf(3, 'current')).toEqual([]);
   });
 
   it('restores a section as a new « Restauration » version: the old secret back, the connector’s nodes as now', async () => {

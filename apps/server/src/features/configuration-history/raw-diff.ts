@@ -3,15 +3,16 @@ import {
   decodeConnectorText,
   EDIT_SECTION,
   KIND_OF_SECTION,
-  redactConfig,
+  redactPair,
   type ConfigDocument,
 } from '@synchro/config-xml';
 import { diffLines } from 'diff';
 
 /**
  * The raw view of one section's XML in two versions: the section's text with every secret masked
- * (config-xml's redaction), decoded from the connector's convention line by line, compared line
- * by line (jsdiff, docs/decisions.md) with three lines of context around each change.
+ * (config-xml's redaction; a secret changed between the two masked by its side), decoded from
+ * the connector's convention line by line, compared line by line (jsdiff, docs/decisions.md)
+ * with three lines of context around each change.
  */
 
 /** Beyond this many edited lines the two texts are not compared (jsdiff's bound, linear memory). */
@@ -21,16 +22,38 @@ const CONTEXT = 3;
 const WRAP_OPEN = '<Connexion>';
 const WRAP_CLOSE = '</Connexion>';
 
-/** A section's text as shown: secrets masked, decoded; '' when the version lacks it. */
-export function shownSection(doc: ConfigDocument, section: THistorySection): string {
+/** A section's text, wrapped in its root (the redaction reads a document); null when absent. */
+function wrappedSection(doc: ConfigDocument, section: THistorySection): string | null {
   const raw = doc.sectionText(EDIT_SECTION[KIND_OF_SECTION[section]]);
-  if (raw === null) return '';
-  // The redaction reads a document: the section alone, wrapped in its root.
-  const masked = redactConfig(`${WRAP_OPEN}${raw}${WRAP_CLOSE}`).slice(WRAP_OPEN.length, -WRAP_CLOSE.length);
+  return raw === null ? null : `${WRAP_OPEN}${raw}${WRAP_CLOSE}`;
+}
+
+/** A masked section's text as shown: without its root, decoded line by line. */
+function shown(masked: string | null): string {
+  if (masked === null) return '';
   return masked
+    .slice(WRAP_OPEN.length, -WRAP_CLOSE.length)
     .split(/\r?\n/)
     .map((line) => decodeConnectorText(line))
     .join('\n');
+}
+
+/**
+ * A section's text in two versions as shown: secrets masked (a secret changed between them masked
+ * by its side, config-xml redactPair), decoded; '' for a version that lacks it.
+ */
+export function shownSections(
+  older: ConfigDocument,
+  newer: ConfigDocument,
+  section: THistorySection,
+): { before: string; after: string } {
+  const before = wrappedSection(older, section);
+  const after = wrappedSection(newer, section);
+  const masked = redactPair(before ?? WRAP_OPEN + WRAP_CLOSE, after ?? WRAP_OPEN + WRAP_CLOSE);
+  return {
+    before: shown(before === null ? null : masked.before),
+    after: shown(after === null ? null : masked.after),
+  };
 }
 
 export function rawDiff(before: string, after: string, section: THistorySection): TConfigRawDiff {

@@ -37,7 +37,7 @@ import {
 import { cursorScope, decodeCursor, encodeCursor } from '../../domain/history-cursor.ts';
 import type { Installation } from '../../domain/installations.ts';
 import { AppError } from '../../http/errors.ts';
-import { rawDiff, shownSection } from './raw-diff.ts';
+import { rawDiff, shownSections } from './raw-diff.ts';
 import { parseStoredOffThread } from '../../domain/config-parse-task.ts';
 import type { Offload } from '../../offload/pool.ts';
 
@@ -297,7 +297,8 @@ export async function versionRawDiff(
 ): Promise<TConfigRawDiff> {
   const c = await compare(db, installationId, version, against);
   if (!c) return { section, lines: [], tooLarge: false };
-  return rawDiff(shownSection(c.older, section), shownSection(c.newer, section), section);
+  const { before, after } = shownSections(c.older, c.newer, section);
+  return rawDiff(before, after, section);
 }
 
 export interface RestoreRequest {

@@ -105,7 +105,7 @@ export function transactionFilters(
 ): HistoryFilters {
   return {
     errorOnly: query.errorOnly,
-    terminal: query.terminal ?? null,
+    terminals: query.terminal ?? null,
     range: query.dateFilter ? dayRangeIn(query.dateFilter, zone) : null,
     search: query.searchText ?? null,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filtersOfAddress, NO_FILTERS } from './list-state.ts';
+import { filtersOfAddress, NO_FILTERS, queryString } from './list-state.ts';
 
 describe('filters of the address (links of the console’s emails)', () => {
   it('reads search, errors and day', () => {
@@ -15,5 +15,23 @@ describe('filters of the address (links of the console’s emails)', () => {
     expect(filtersOfAddress('')).toEqual(NO_FILTERS);
     expect(filtersOfAddress('?errors=yes&day=02/03/2026&other=1')).toEqual(NO_FILTERS);
     expect(filtersOfAddress(`?search=${'x'.repeat(300)}`).search).toHaveLength(100);
+  });
+
+  it('reads the terminal ids, the parameter repeated (a terminal’s tablet and smartphone)', () => {
+    expect(filtersOfAddress('?terminal=TAB-7&terminal=PHONE-7').terminals).toEqual(['TAB-7', 'PHONE-7']);
+    expect(filtersOfAddress('?terminal=TAB-7').terminals).toEqual(['TAB-7']);
+    expect(filtersOfAddress('?terminal=&terminal=TAB-7&terminal=TAB-7').terminals).toEqual(['TAB-7']);
+    expect(filtersOfAddress('?terminal=%20')).toEqual(NO_FILTERS);
+    const many = Array.from({ length: 12 }, (_, i) => `terminal=T${i}`).join('&');
+    expect(filtersOfAddress(`?${many}`).terminals).toHaveLength(10);
+  });
+});
+
+describe('queryString', () => {
+  it('repeats a parameter once per value of a list; leaves out the absent and empty ones', () => {
+    expect(queryString({ terminal: ['TAB 7', 'PHONE&7'], page: 2, search: '', day: null })).toBe(
+      '?terminal=TAB+7&terminal=PHONE%267&page=2',
+    );
+    expect(queryString({ terminal: [] })).toBe('');
   });
 });

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { TERMINAL_FILTER_MAX } from '@synchro/contracts';
 
 /**
  * The filters and the position of a history list (import history, transaction trace). Any filter
@@ -13,8 +14,11 @@ export interface ListFilters {
   errorOnly: boolean;
   /** Only the records waiting to be imported (import history, `?waiting=1`: Général's « À traiter »). */
   waiting?: boolean;
-  /** One terminal's transactions (trace, `?terminal=ID`: Terminaux's link). */
-  terminal?: string;
+  /**
+   * One terminal's transactions (trace, `?terminal=ID`, the parameter repeated for each of its ids:
+   * Terminaux's link, a terminal's tablet and smartphone ids).
+   */
+  terminals?: readonly string[];
 }
 
 /** A page to read: its number, and the keyset cursor of the neighbouring page it was reached from. */
@@ -38,8 +42,16 @@ export function filtersOfAddress(search: string): ListFilters {
     search: (params.get('search') ?? '').trim().slice(0, 100),
     errorOnly: params.get('errors') === '1',
     ...(params.get('waiting') === '1' ? { waiting: true } : {}),
-    ...(params.get('terminal') ? { terminal: params.get('terminal')!.slice(0, 200) } : {}),
+    ...terminalsOfAddress(params),
   };
+}
+
+/** The `terminal` parameters: blank ones left out, each id once, TERMINAL_FILTER_MAX at most. */
+function terminalsOfAddress(params: URLSearchParams): Pick<ListFilters, 'terminals'> {
+  const ids = [...new Set(params.getAll('terminal').filter((id) => id.trim() !== ''))]
+    .map((id) => id.slice(0, 200))
+    .slice(0, TERMINAL_FILTER_MAX);
+  return ids.length > 0 ? { terminals: ids } : {};
 }
 
 export function useListState() {
@@ -59,7 +71,10 @@ export function useListState() {
     setDay: useCallback((day: string | null) => changeFilters({ day }), [changeFilters]),
     setSearch: useCallback((search: string) => changeFilters({ search: search.trim() }), [changeFilters]),
     setErrorOnly: useCallback((errorOnly: boolean) => changeFilters({ errorOnly }), [changeFilters]),
-    setTerminal: useCallback((terminal: string | undefined) => changeFilters({ terminal }), [changeFilters]),
+    setTerminals: useCallback(
+      (terminals: readonly string[] | undefined) => changeFilters({ terminals }),
+      [changeFilters],
+    ),
     setWaiting: useCallback((waiting: boolean) => changeFilters({ waiting }), [changeFilters]),
     goTo: setPosition,
   };
@@ -75,12 +90,19 @@ export function localNoonIso(day: string): string {
   return new Date(year, month - 1, date, 12, 0, 0, 0).toISOString();
 }
 
-/** Query string of a request: absent (null, undefined) and empty values left out. */
-export function queryString(params: Record<string, string | number | boolean | null | undefined>): string {
+/**
+ * Query string of a request: absent (null, undefined) and empty values left out; a list is the
+ * parameter repeated, once per value.
+ */
+export function queryString(
+  params: Record<string, string | number | boolean | readonly string[] | null | undefined>,
+): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
-    if (value === null || value === undefined || value === '') continue;
-    search.set(name, String(value));
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one === null || one === undefined || one === '') continue;
+      search.append(name, String(one));
+    }
   }
   const text = search.toString();
   return text ? `?${text}` : '';

@@ -15,6 +15,7 @@ import { SectionCard } from '../../components/ui/section-card.tsx';
 import { api, errorDetail } from '../../lib/api-client.ts';
 import { formatDateTimeInZone, formatNumber, pluralize } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
+import { queryString } from '../../components/history/list-state.ts';
 
 /**
  * Terminaux's figures (docs/glance.md): each terminal's last exchange, its last 24 hours and its
@@ -22,8 +23,8 @@ import { queryKeys } from '../../lib/query-keys.ts';
  */
 
 export const RECENT_TRANSACTIONS = 20;
-export const traceHref = (terminalId: string) =>
-  `/transaction-logs?terminal=${encodeURIComponent(terminalId)}`;
+/** The trace filtered on a terminal: on each of its ids. */
+export const traceHref = (ids: readonly string[]) => `/transaction-logs${queryString({ terminal: ids })}`;
 
 export function useTerminalsActivity() {
   return useQuery({
@@ -64,6 +65,29 @@ export function durationText(ms: number): string {
   return pluralize(Math.floor(hours / 24), 'jour', 'jours');
 }
 
+/**
+ * « Dernier échange il y a 5 minutes, le 31/03/2025 11:00 (UTC+2) »: how long ago, and the exact
+ * time in the installation's zone as visible text (a `<time>`), for every reader, keyboard and
+ * screen reader included (the line sits inside the terminal's button, where nothing can take the
+ * focus: no tooltip there).
+ */
+export function LastExchange({ at, nowMs, zone }: { at: string; nowMs: number; zone: string }) {
+  const exact = formatDateTimeInZone(at, zone);
+  return (
+    <span>
+      Dernier échange il y a {durationText(nowMs - Date.parse(at))}
+      {exact ? (
+        <>
+          ,{' '}
+          <time dateTime={at} className="whitespace-nowrap tabular-nums">
+            le {exact}
+          </time>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
 export function TerminalActivityLine({
   terminal,
   activity,
@@ -86,11 +110,7 @@ export function TerminalActivityLine({
       ) : (
         <Badge variant="neutral">Jamais vu</Badge>
       )}
-      {figures.lastExchangeAt ? (
-        <span title={formatDateTimeInZone(figures.lastExchangeAt, zone) ?? undefined}>
-          Dernier échange il y a {durationText(nowMs - Date.parse(figures.lastExchangeAt))}
-        </span>
-      ) : null}
+      {figures.lastExchangeAt ? <LastExchange at={figures.lastExchangeAt} nowMs={nowMs} zone={zone} /> : null}
       <span className="w-full">
         24 h : {pluralize(figures.transactions24h, 'transaction', 'transactions')},{' '}
         <span className={figures.errors24h > 0 ? 'font-medium text-destructive' : undefined}>
@@ -101,18 +121,21 @@ export function TerminalActivityLine({
   );
 }
 
-/** The selected terminal's last 20 transactions (GET /api/transaction-logs?terminal=…). */
+/**
+ * The selected terminal's last 20 transactions (GET /api/transaction-logs?terminal=…, once per id
+ * of the terminal: its tablet / PC and its smartphone).
+ */
 export function RecentTransactions({ terminal }: { terminal: TTerminalView }) {
-  const id = idsOf(terminal)[0] ?? null;
-  const url = `${TRANSACTION_LOGS_PATH}?terminal=${encodeURIComponent(id ?? '')}&pageSize=${RECENT_TRANSACTIONS}`;
+  const ids = idsOf(terminal);
+  const url = `${TRANSACTION_LOGS_PATH}${queryString({ terminal: ids, pageSize: RECENT_TRANSACTIONS })}`;
   const query = useQuery({
     queryKey: queryKeys.transactionLogsPage({ url }),
     queryFn: ({ signal }) => api.get(url, { signal, schema: ZTransactionLogsPage }),
-    enabled: id !== null,
+    enabled: ids.length > 0,
   });
   const title = 'Dernières transactions du terminal';
   const icon = <ArrowRightLeft aria-hidden="true" />;
-  if (id === null) {
+  if (ids.length === 0) {
     return (
       <SectionCard title={title} icon={icon}>
         <p className="text-sm text-muted-foreground">
@@ -121,11 +144,13 @@ export function RecentTransactions({ terminal }: { terminal: TTerminalView }) {
       </SectionCard>
     );
   }
+  const named = ids.join(' et ');
+  const several = ids.length > 1;
   const page = query.data;
   return (
     <SectionCard
       title={title}
-      description={`Les ${formatNumber(RECENT_TRANSACTIONS)} plus récentes de ${id}.`}
+      description={`Les ${formatNumber(RECENT_TRANSACTIONS)} plus récentes de ${named}.`}
       icon={icon}
     >
       {query.isError ? (
@@ -136,7 +161,7 @@ export function RecentTransactions({ terminal }: { terminal: TTerminalView }) {
         <p className="text-sm text-muted-foreground">Aucune transaction pour ce terminal.</p>
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full text-sm" aria-label={`Dernières transactions de ${id}`}>
+          <table className="w-full text-sm" aria-label={`Dernières transactions de ${named}`}>
             <thead>
               <tr className="border-b border-border text-left text-muted-foreground">
                 <th scope="col" className="py-1.5 pr-3 font-medium">
@@ -148,6 +173,11 @@ export function RecentTransactions({ terminal }: { terminal: TTerminalView }) {
                 <th scope="col" className="py-1.5 pr-3 font-medium">
                   Référence
                 </th>
+                {several ? (
+                  <th scope="col" className="py-1.5 pr-3 font-medium">
+                    ID Terminal
+                  </th>
+                ) : null}
                 <th scope="col" className="py-1.5 font-medium">
                   État
                 </th>
@@ -161,6 +191,7 @@ export function RecentTransactions({ terminal }: { terminal: TTerminalView }) {
                   </td>
                   <td className="py-1.5 pr-3">{log.TypeDoc}</td>
                   <td className="py-1.5 pr-3 break-all">{log.RefDoc}</td>
+                  {several ? <td className="py-1.5 pr-3 font-mono break-all">{log.IDTablette}</td> : null}
                   <td className="py-1.5">
                     {log.Err === 1 ? (
                       <Badge variant="destructive">Erreur</Badge>
@@ -175,7 +206,7 @@ export function RecentTransactions({ terminal }: { terminal: TTerminalView }) {
         </div>
       )}
       <Link
-        href={traceHref(id)}
+        href={traceHref(ids)}
         className="mt-3 inline-block text-sm font-medium text-primary underline-offset-2 hover:underline"
       >
         Voir toutes ses transactions dans la trace

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TDataListsResponse, TTerminalsResponse, TTerminalView } from '@synchro/contracts';
 import { demoUser } from '../../test/fixtures.ts';
+import { transactionRow, transactionsPage } from '../../test/history-fixtures.ts';
 import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
 import { nextAutorise } from './terminals-form.ts';
 
@@ -134,6 +135,90 @@ describe('Terminaux', () => {
       expect(screen.queryByText('Impossible de charger l’activité des terminaux.')).not.toBeInTheDocument(),
     );
     expect(screen.getAllByText('Jamais vu').length).toBeGreaterThan(0);
+  });
+
+  it('shows the exact time of a terminal’s last exchange as text, in its button’s name (keyboard, screen readers)', async () => {
+    show({
+      'GET /api/terminals/activity': () =>
+        json({
+          terminals: [
+            {
+              terminalId: '4127ca92e1ae327b',
+              lastExchangeAt: '2026-11-29T11:55:00.000Z',
+              transactions24h: 1,
+              errors24h: 0,
+            },
+          ],
+          now: '2026-11-29T12:00:00.000Z',
+          zone: 'Europe/Paris',
+        }),
+    });
+    await screen.findByRole('heading', { name: 'Liste des terminaux' });
+    const button = await waitFor(() => {
+      const found = terminalButton(/pixel 8/);
+      expect(found).toHaveTextContent('Actif');
+      return found;
+    });
+    expect(button).toHaveTextContent('Dernier échange il y a 5 minutes, le 29/11/2026 12:55 (UTC+1)');
+    expect(button).toHaveAccessibleName(/Dernier échange il y a 5 minutes, le 29\/11\/2026 12:55 \(UTC\+1\)/);
+    const time = within(button).getByText('le 29/11/2026 12:55 (UTC+1)');
+    expect(time.tagName).toBe('TIME');
+    expect(time).toHaveAttribute('datetime', '2026-11-29T11:55:00.000Z');
+    expect(button.querySelector('[title]')).toBeNull();
+  });
+
+  it('gives a terminal’s transactions of both its ids (tablet and smartphone), and links to the trace on both', async () => {
+    const user = userEvent.setup();
+    const asked: string[] = [];
+    show({
+      'GET /api/terminals/activity': () =>
+        json({ terminals: [], now: '2026-11-29T12:00:00.000Z', zone: 'Europe/Paris' }),
+      'GET /api/transaction-logs': (_init, url) => {
+        asked.push(url);
+        return json(
+          transactionsPage([
+            transactionRow(0, { IDTablette: '4127ca92e1ae327b', RefDoc: 'DEVIS-PHONE' }),
+            transactionRow(1, { IDTablette: '815bf75ff86d94fa', RefDoc: 'DEVIS-TAB', Err: 1 }),
+          ]),
+        );
+      },
+    });
+    await open(user, /pixel 8/);
+    const table = await screen.findByRole('table', {
+      name: 'Dernières transactions de 815bf75ff86d94fa et 4127ca92e1ae327b',
+    });
+    const query = new URL(asked.at(-1)!, 'http://x').searchParams;
+    expect(query.getAll('terminal')).toEqual(['815bf75ff86d94fa', '4127ca92e1ae327b']);
+    expect(query.get('pageSize')).toBe('20');
+    const rows = within(table).getAllByRole('row');
+    expect(within(rows[0]!).getByRole('columnheader', { name: 'ID Terminal' })).toBeVisible();
+    expect(rows[1]).toHaveTextContent(/DEVIS-PHONE.*4127ca92e1ae327b.*OK/);
+    expect(rows[2]).toHaveTextContent(/DEVIS-TAB.*815bf75ff86d94fa.*Erreur/);
+    expect(screen.getByRole('link', { name: 'Voir toutes ses transactions dans la trace' })).toHaveAttribute(
+      'href',
+      '/transaction-logs?terminal=815bf75ff86d94fa&terminal=4127ca92e1ae327b',
+    );
+  });
+
+  it('a terminal with one id: its transactions and its trace link on that id, no id column', async () => {
+    const user = userEvent.setup();
+    const asked: string[] = [];
+    show({
+      'GET /api/terminals/activity': () =>
+        json({ terminals: [], now: '2026-11-29T12:00:00.000Z', zone: 'Europe/Paris' }),
+      'GET /api/transaction-logs': (_init, url) => {
+        asked.push(url);
+        return json(transactionsPage([transactionRow(0, { IDTablette: 'a15ac7' })]));
+      },
+    });
+    await open(user, /Zebra/);
+    const table = await screen.findByRole('table', { name: 'Dernières transactions de a15ac7' });
+    expect(new URL(asked.at(-1)!, 'http://x').searchParams.getAll('terminal')).toEqual(['a15ac7']);
+    expect(within(table).queryByRole('columnheader', { name: 'ID Terminal' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Voir toutes ses transactions dans la trace' })).toHaveAttribute(
+      'href',
+      '/transaction-logs?terminal=a15ac7',
+    );
   });
 
   it('shows the selected terminal in the editor', async () => {

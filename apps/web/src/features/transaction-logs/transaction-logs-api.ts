@@ -21,7 +21,7 @@ function filterParams(filters: ListFilters) {
     errorOnly: filters.errorOnly,
     dateFilter: filters.day,
     searchText: filters.search,
-    terminal: filters.terminal ?? null,
+    terminal: filters.terminals ?? null,
   };
 }
 

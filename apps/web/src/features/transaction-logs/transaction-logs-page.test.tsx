@@ -211,4 +211,24 @@ describe('Trace des transactions', () => {
       expect(within(dialog).getByRole('textbox', { name: 'Contenu du log' })).toHaveValue(full),
     );
   });
+
+  it('filters on the terminal ids of the address (Terminaux’s link: a terminal’s tablet and smartphone), until removed', async () => {
+    const user = userEvent.setup();
+    window.history.replaceState(null, '', '/transaction-logs?terminal=TAB-7&terminal=PHONE-7&terminal=');
+    try {
+      const fetchMock = show(transactionsPage([transactionRow(0)]));
+      await table();
+      expect(lastQuery(fetchMock).getAll('terminal')).toEqual(['TAB-7', 'PHONE-7']);
+      expect(screen.getByText(/^Terminal :/)).toHaveTextContent('Terminal : TAB-7 ou PHONE-7');
+      expect(screen.getByRole('link', { name: /Exporter/ })).toHaveAttribute(
+        'href',
+        expect.stringContaining('terminal=TAB-7&terminal=PHONE-7'),
+      );
+      await user.click(screen.getByRole('button', { name: 'Retirer ce filtre' }));
+      await waitFor(() => expect(lastQuery(fetchMock).getAll('terminal')).toEqual([]));
+      expect(screen.queryByText(/^Terminal :/)).not.toBeInTheDocument();
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
 });

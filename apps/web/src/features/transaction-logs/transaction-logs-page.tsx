@@ -44,15 +44,21 @@ export default function TransactionLogsPage() {
         onErrorOnlyChange={list.setErrorOnly}
         exportHref={transactionLogsExportUrl(list.filters)}
       />
-      {list.filters.terminal ? (
+      {list.filters.terminals ? (
         <p className="mb-4 flex flex-wrap items-center gap-2 text-sm">
           <span className="rounded-md bg-muted px-2 py-0.5">
-            Terminal : <span className="font-mono">{list.filters.terminal}</span>
+            Terminal :{' '}
+            {list.filters.terminals.map((id, i) => (
+              <span key={id}>
+                {i > 0 ? ' ou ' : null}
+                <span className="font-mono">{id}</span>
+              </span>
+            ))}
           </span>
           <button
             type="button"
             className="font-medium text-primary underline-offset-2 hover:underline"
-            onClick={() => list.setTerminal(undefined)}
+            onClick={() => list.setTerminals(undefined)}
           >
             Retirer ce filtre
           </button>
