@@ -293,6 +293,19 @@ describe('Complément: the drive link', () => {
     expect(await screen.findByRole('button', { name: 'Connecter' })).toBeVisible();
   });
 
+  it('back from the provider with the previous grant still alive: « Drive connecté », and what to do', async () => {
+    window.history.replaceState(null, '', '/complement?drive=connected-previous-kept');
+    show();
+    expect(
+      (
+        await screen.findAllByText(
+          "Drive connecté. L’autorisation précédente n’a pas pu être révoquée chez son fournisseur : retirez l’accès de la console depuis le compte concerné (détails dans « Journal d'audit »).",
+          { exact: true },
+        )
+      )[0],
+    ).toBeVisible();
+  });
+
   it('a provider this server cannot connect: the button says why', async () => {
     const user = userEvent.setup();
     const fetchMock = show({
