@@ -46,10 +46,12 @@ async function revocationOf(
   grant: StoredGrant,
   replacedBy: { provider: DriveProviderName; account: string } | null,
 ): Promise<Revocation> {
-  if (grant.state === 'revoked') return 'already-revoked';
+  const token = unseal(settings.key, grant.refreshToken);
+  // Marked revoked with a readable token: the provider refused it. Unreadable (sealed under
+  // another SESSION_SECRET), it may still be valid there, and cannot be revoked: a failure.
+  if (grant.state === 'revoked' && token !== null) return 'already-revoked';
   if (replacedBy && sameAccount(grant, replacedBy)) return 'same-grant';
   const client = settings.clients[grant.provider];
-  const token = unseal(settings.key, grant.refreshToken);
   if (!client || token === null) return 'failed';
   return revokeToken(client, token, settings.revocationTimeoutMs);
 }

@@ -163,6 +163,25 @@ describe('« Connecter » while a link exists', () => {
     expect(revocation.forms.length).toBe(before);
     expect((await driveAudit(inst.id)).at(-1)?.details).toMatchObject({ revocation: 'already-revoked' });
   });
+
+  it('a token sealed under another SESSION_SECRET cannot be revoked: said, not taken for revoked', async () => {
+    const { inst, cookie } = await linked('RELINK07', 'ancien@exemple.fr');
+    // What the access token route does with a token it cannot unseal: the link marked revoked.
+    await db.query(
+      `UPDATE drive_links SET refresh_token = $2, state = 'revoked' WHERE installation_id = $1`,
+      [inst.id, Buffer.from('sealed under another key')],
+    );
+    provider.account = 'nouveau@exemple.fr';
+    const before = revocation.forms.length;
+
+    expect(await connectDrive(app, cookie)).toBe('/complement?drive=connected-previous-kept');
+
+    expect(revocation.forms.length).toBe(before);
+    expect((await driveAudit(inst.id)).at(-1)).toMatchObject({
+      outcome: 'failure',
+      details: { revocation: 'failed' },
+    });
+  });
 });
 
 describe('« Déconnecter » takes the same path', () => {
