@@ -13,6 +13,8 @@ export interface OwnServer {
   url: string;
   syncId: string;
   clientId: string;
+  /** The installation's connector API token (create-installation's JSON line). */
+  connectorToken: string;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,9 @@ export async function startOwnServer(extraEnv: Record<string, string>): Promise<
     { cwd: ROOT, env, encoding: 'utf8', input: `${clientId}\n`, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   if (created.status !== 0) throw new Error(`create-installation: ${created.status}`);
+  const { connectorToken } = JSON.parse(created.stdout.trim().split('\n').at(-1) ?? '{}') as {
+    connectorToken: string;
+  };
   const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: ROOT,
     env,
@@ -74,6 +79,7 @@ export async function startOwnServer(extraEnv: Record<string, string>): Promise<
     url,
     syncId,
     clientId,
+    connectorToken,
     async stop() {
       if (server.exitCode === null) {
         const exited = new Promise((resolve) => server.once('exit', resolve));

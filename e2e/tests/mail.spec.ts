@@ -83,6 +83,7 @@ test.describe('with a relay and a drive provider', () => {
   const received: { to: string[]; raw: string }[] = [];
   let provider: OAuth2Server;
   let own: OwnServer;
+  let grantWithdrawn = false;
 
   test.beforeAll(async () => {
     // A server of its own on a fresh embedded database, created then started (two cold starts of
@@ -111,6 +112,21 @@ test.describe('with a relay and a drive provider', () => {
     provider.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
       token.payload.email = 'ged@exemple.fr';
     });
+    // Access tokens of a minute (the server refreshes them at once); refresh tokens refused when
+    // the test says the grant was withdrawn at the provider.
+    provider.service.on(
+      'beforeResponse',
+      (
+        response: { body: Record<string, unknown>; statusCode: number },
+        req: { body: Record<string, string> },
+      ) => {
+        if (req.body.grant_type === 'authorization_code') response.body.expires_in = 60;
+        if (grantWithdrawn && req.body.grant_type === 'refresh_token') {
+          response.statusCode = 400;
+          response.body = { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' };
+        }
+      },
+    );
     const issuer = (provider.issuer.url ?? '').replace(/\/$/, '');
     own = await startOwnServer({
       SMTP_URL: `smtp://127.0.0.1:${(relay.server.address() as AddressInfo).port}`,
@@ -136,6 +152,22 @@ test.describe('with a relay and a drive provider', () => {
     await expect(page).toHaveURL(`${own.url}/`);
     await page.goto(`${own.url}/complement`);
     await expect(page.getByRole('heading', { name: 'Complément', level: 1 })).toBeVisible();
+  }
+
+  /** Google Drive chosen (saved) and connected, whatever the tests before left. */
+  async function connectGoogle(page: Page) {
+    const drive = page.getByRole('combobox', { name: /^Drive pour la GED/ });
+    await expect(drive).toBeVisible();
+    if (!((await drive.textContent()) ?? '').includes('Google Drive')) {
+      await drive.click();
+      await page.getByRole('option', { name: 'Google Drive' }).click();
+      await page.getByRole('button', { name: 'Valider' }).click();
+      await expect(
+        page.getByText('Les paramètres complémentaires ont été mis à jour.', { exact: true }).first(),
+      ).toBeVisible();
+    }
+    await page.getByRole('button', { name: 'Connecter', exact: true }).click();
+    await expect(page.getByText('Connecté : compte ged@exemple.fr (Google Drive)')).toBeVisible();
   }
 
   test('« Test rapport » is sent through the relay and listed as sent', async ({ page }) => {
@@ -171,5 +203,53 @@ test.describe('with a relay and a drive provider', () => {
     await page.getByRole('button', { name: 'Déconnecter', exact: true }).click();
     await expect(page.getByText('Drive déconnecté.', { exact: true }).first()).toBeVisible();
     await expect(page.getByText('Non connecté.')).toBeVisible();
+  });
+
+  test('a link the provider revoked: « Connexion révoquée », cleared by « Déconnecter » at the keyboard', async ({
+    page,
+  }) => {
+    await signInOwn(page);
+    await connectGoogle(page);
+    // The provider no longer honours the grant: the connector's next token marks the link revoked.
+    grantWithdrawn = true;
+    const token = await page.request.get(`${own.url}/api/connector/v1/drive/access-token`, {
+      headers: { authorization: `Bearer ${own.connectorToken}` },
+    });
+    grantWithdrawn = false;
+    expect(token.status()).toBe(409);
+    await page.reload();
+    await expect(
+      page.getByText(
+        'Connexion révoquée par Google Drive : connectez de nouveau le Drive, ou déconnectez-le.',
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Connecter', exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Déconnecter', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Drive déconnecté.', { exact: true }).first()).toBeVisible();
+    await expect(page.getByText('Non connecté.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Déconnecter', exact: true })).toHaveCount(0);
+  });
+
+  test('a link of another type than the one chosen is shown as that type’s, and can be cleared', async ({
+    page,
+  }) => {
+    await signInOwn(page);
+    await connectGoogle(page);
+    await page.getByRole('combobox', { name: /^Drive pour la GED/ }).click();
+    await page.getByRole('option', { name: 'OneDrive' }).click();
+    await expect(
+      page.getByText(
+        'Lien enregistré pour Google Drive (compte ged@exemple.fr), qui n’est pas le Drive choisi : déconnectez-le s’il ne sert plus. Connexion au Drive non configurée sur ce serveur (OneDrive).',
+      ),
+    ).toBeVisible();
+    await expect(page.getByText(/^Connecté/)).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Déconnecter', exact: true }).click();
+    await expect(page.getByText('Drive déconnecté.', { exact: true }).first()).toBeVisible();
+    await expect(
+      page.getByText('Connexion au Drive non configurée sur ce serveur', { exact: true }),
+    ).toBeVisible();
   });
 });

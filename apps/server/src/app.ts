@@ -23,6 +23,7 @@ import { createMetrics, type ServerMetrics } from './metrics/registry.ts';
 import type { Db } from './db/types.ts';
 import { apartPolicyFor, type ApartPolicy } from './domain/blobs.ts';
 import { ConfigCache } from './domain/config-cache.ts';
+import { REVOCATION_TIMEOUT_MS } from './domain/drive-revocation.ts';
 import { ExportSlots } from './domain/export-slots.ts';
 import type { Mailer } from './domain/mail-sender.ts';
 import { enableSessionCache } from './domain/session-cache.ts';
@@ -102,6 +103,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** The drive providers' OAuth clients (GOOGLE_DRIVE_*, ONEDRIVE_*); none by default. */
   drive?: DriveEnv;
+  /** How long a revocation at the drive's provider may take (tests shorten it); 5 s otherwise. */
+  driveRevocationTimeoutMs?: number;
   /** AUDIT_RETENTION_DAYS (shown on the journal's screen); 400 otherwise. */
   auditRetentionDays?: number;
   /** HISTORY_RETENTION_DAYS (shown on the history's screens); off (null) otherwise. */
@@ -152,6 +155,7 @@ export function createAppContext(deps: AppDeps): AppContext {
       clients: deps.drive ?? { google: null, onedrive: null },
       publicUrl: (deps.mailer ?? NO_MAILER).publicUrl,
       key: sealKey(deps.sessionSecret, 'drive-tokens'),
+      revocationTimeoutMs: deps.driveRevocationTimeoutMs ?? REVOCATION_TIMEOUT_MS,
     },
     auditRetentionDays: deps.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     historyRetentionDays: deps.historyRetentionDays ?? null,

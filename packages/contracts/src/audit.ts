@@ -57,6 +57,13 @@ export const AUDIT_ACTIONS = {
     label: 'Suppression des anciens enregistrements et transactions',
   },
   'audit.seed': { kind: 'administration', label: 'Journal d’audit rempli pour le banc d’essai' },
+  // The drive's rows were written before their labels, as 'autre': kept so, the filter stays whole.
+  'drive.connect': { kind: 'autre', label: 'Connexion du Drive' },
+  'drive.disconnect': { kind: 'autre', label: 'Déconnexion du Drive' },
+  'drive.revoke-previous': {
+    kind: 'autre',
+    label: 'Révocation de l’autorisation Drive remplacée',
+  },
 } as const satisfies Record<string, { kind: TAuditKind; label: string }>;
 export type TAuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -52,6 +52,9 @@ export type TDriveStatus = z.infer<typeof ZDriveStatus>;
 /** `/complement?drive=<code>` after the provider's redirect, and what the screen says. */
 export const DRIVE_CALLBACK_MESSAGES = {
   connected: 'Drive connecté.',
+  /** Connected, but the link it replaced could not be withdrawn at its provider. */
+  'connected-previous-kept':
+    "Drive connecté. L’autorisation précédente n’a pas pu être révoquée chez son fournisseur : retirez l’accès de la console depuis le compte concerné (détails dans « Journal d'audit »).",
   refused: 'Connexion au Drive refusée par le fournisseur.',
   denied: 'Connexion au Drive annulée : l’accès n’a pas été autorisé.',
   invalid: 'Demande de connexion au Drive inconnue ou déjà utilisée : recommencez.',

@@ -23,6 +23,14 @@ const SYNC_OUTCOMES: Record<string, string> = {
   'malformed-answer': 'réponse illisible',
 };
 const REPAIR_CODES: Record<string, string> = {};
+const DRIVES: Record<string, string> = { google: 'Google Drive', onedrive: 'OneDrive' };
+const REVOCATIONS: Record<string, string> = {
+  revoked: 'révoquée',
+  failed: 'échec : l’autorisation reste peut-être valable chez le fournisseur',
+  unsupported: 'impossible chez ce fournisseur : retirez l’accès depuis le compte',
+  'already-revoked': 'déjà révoquée par le fournisseur',
+  'same-grant': 'même compte : l’autorisation est celle du nouveau lien',
+};
 
 const sectionLabel = (kind: unknown): string => {
   if (typeof kind !== 'string') return String(kind);
@@ -99,6 +107,9 @@ const FORMATS: Record<string, Formatter> = {
   olderThanDays: (v) => ['Plus anciens que', `${text(v)}\u00a0jours`],
   transactions: (v) => ['Transactions', text(v)],
   installations: (v) => ['Installations', text(v)],
+  provider: (v) => ['Drive', DRIVES[String(v)] ?? text(v)],
+  account: (v) => ['Compte', v ? text(v) : 'sans adresse'],
+  revocation: (v) => ['Révocation chez le fournisseur', REVOCATIONS[String(v)] ?? text(v)],
 };
 
 /** Details shown first, in this order; the others follow as recorded, the screen's version last. */

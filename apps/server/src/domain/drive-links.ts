@@ -8,10 +8,10 @@ import {
   OAuthError,
   pkcePair,
   refreshAccessToken,
-  revokeToken,
 } from '../network/oauth-client.ts';
 import { seal, unseal, type SealKey } from '../security/token-box.ts';
 import { recordAudit } from './audit.ts';
+import { retireGrant, type Revocation, type StoredGrant } from './drive-revocation.ts';
 
 /**
  * The drive link of an installation (docs/mail.md, Drive): the authorisation code flow with PKCE
@@ -27,6 +27,8 @@ export interface DriveSettings {
   publicUrl: string;
   /** The key tokens are sealed with (derived from SESSION_SECRET). */
   key: SealKey;
+  /** How long a revocation at the provider may take (drive-revocation.ts). */
+  revocationTimeoutMs: number;
 }
 
 export const DRIVE_CALLBACK_PATH = '/api/drive/callback';
@@ -115,7 +117,8 @@ export class DriveCallbackError extends Error {
 /**
  * The provider's redirect: the request is taken (single use), checked against the installation
  * and the session that started it and its age, the code exchanged with the verifier, and the
- * link stored (replacing any previous one), audited.
+ * link stored, audited. A link it replaces has its grant withdrawn at its provider afterwards
+ * (drive-revocation.ts): `previous` says what came of it (null: there was none).
  */
 export async function completeAuthorization(
   db: Db,
@@ -129,7 +132,7 @@ export async function completeAuthorization(
     now: Date;
     address: string;
   },
-): Promise<DriveLink> {
+): Promise<{ link: DriveLink; previous: Revocation | null }> {
   const [pending] = await db.query<{
     installationId: string;
     sessionHash: string;
@@ -176,7 +179,12 @@ export async function completeAuthorization(
     state: 'connected',
     connectedAt: req.now,
   };
-  await db.transaction(async (tx) => {
+  const previous = await db.transaction(async (tx) => {
+    const [replaced] = await tx.query<StoredGrant>(
+      `SELECT provider, account, state, refresh_token AS "refreshToken"
+       FROM drive_links WHERE installation_id = $1 FOR UPDATE`,
+      [req.installationId],
+    );
     await tx.query(
       `INSERT INTO drive_links (installation_id, provider, account, refresh_token, access_token, access_expires_at,
          state, connected_at, refreshed_at)
@@ -203,33 +211,32 @@ export async function completeAuthorization(
       address: req.address,
       details: { provider: link.provider },
     });
+    return replaced ?? null;
   });
-  return link;
+  // The new link is committed (the connector may use it now); the old grant is withdrawn after.
+  if (!previous) return { link, previous: null };
+  const revocation = await retireGrant(db, settings, previous, {
+    installationId: req.installationId,
+    syncId: req.syncId,
+    address: req.address,
+    replacedBy: link,
+  });
+  return { link, previous: revocation };
 }
 
-/** « Déconnecter »: the refresh token revoked at the provider (when it can), the link deleted. */
+/** « Déconnecter »: the link deleted, then its grant withdrawn at the provider (drive-revocation.ts). */
 export async function disconnectDrive(
   db: Db,
   settings: DriveSettings,
   req: { installationId: string; syncId: string; address: string },
-): Promise<{ revokedAtProvider: boolean }> {
-  const [row] = await db.query<{ provider: DriveProviderName; refreshToken: Uint8Array }>(
-    `DELETE FROM drive_links WHERE installation_id = $1 RETURNING provider, refresh_token AS "refreshToken"`,
+): Promise<Revocation | null> {
+  const [row] = await db.query<StoredGrant>(
+    `DELETE FROM drive_links WHERE installation_id = $1
+     RETURNING provider, account, state, refresh_token AS "refreshToken"`,
     [req.installationId],
   );
-  if (!row) return { revokedAtProvider: false };
-  const client = settings.clients[row.provider];
-  const token = unseal(settings.key, row.refreshToken);
-  const revokedAtProvider = client && token !== null ? await revokeToken(client, token) : false;
-  await recordAudit(db, {
-    installationId: req.installationId,
-    syncId: req.syncId,
-    actor: 'user',
-    action: 'drive.disconnect',
-    address: req.address,
-    details: { provider: row.provider, revokedAtProvider },
-  });
-  return { revokedAtProvider };
+  if (!row) return null;
+  return retireGrant(db, settings, row, { ...req, replacedBy: null });
 }
 
 export interface AccessToken {

@@ -158,13 +158,19 @@ export function refreshAccessToken(
   return tokenRequest(client, { grant_type: 'refresh_token', refresh_token: refreshToken }, timeoutMs);
 }
 
-/** Revokes a token at the provider, when it has an endpoint for it; false when that failed. */
+/**
+ * What came of a revocation (RFC 7009): accepted by the provider, not obtained (refused, no usable
+ * answer, no answer within the bound), or not possible (the provider has no endpoint: Microsoft).
+ */
+export type RevocationAnswer = 'revoked' | 'failed' | 'unsupported';
+
+/** Revokes a refresh token at the provider, when it has an endpoint for it; never throws. */
 export async function revokeToken(
   client: OAuthClientSettings,
   token: string,
   timeoutMs = OAUTH_TIMEOUT_MS,
-): Promise<boolean> {
-  if (!client.revocationUrl) return true;
+): Promise<RevocationAnswer> {
+  if (!client.revocationUrl) return 'unsupported';
   try {
     const res = await fetch(client.revocationUrl, {
       method: 'POST',
@@ -178,8 +184,10 @@ export async function revokeToken(
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return res.ok;
+    // The body is not needed; read it so that the connection is given back.
+    await res.arrayBuffer().catch(() => undefined);
+    return res.ok ? 'revoked' : 'failed';
   } catch {
-    return false;
+    return 'failed';
   }
 }

@@ -1,5 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { TDriveConnectAnswer } from '@synchro/contracts';
+import type { FastifyInstance } from 'fastify';
 import { OAuth2Server } from 'oauth2-mock-server';
+import { expect } from 'vitest';
 import type { OAuthClientSettings } from '../../src/config/mail-env.ts';
+import { PUBLIC_URL } from './mail.ts';
 import { capture } from './secret-capture.ts';
 
 /**
@@ -79,4 +85,73 @@ export async function startProvider(): Promise<TestProvider> {
     });
   });
   return provider;
+}
+
+/**
+ * A provider's revocation endpoint played by a node:http server on 127.0.0.1, answering as the
+ * test says: 200 (accepted), 503 (refused) or never (hangs until stopped). It records the forms
+ * it received (RFC 7009: token, token_type_hint, the client's id and secret).
+ */
+export interface ScriptedRevocation {
+  url: string;
+  answer: 'accept' | 'refuse' | 'hang';
+  forms: URLSearchParams[];
+  /** The tokens of the forms received, in order. */
+  readonly tokens: string[];
+  stop(): Promise<void>;
+}
+
+export async function scriptedRevocation(): Promise<ScriptedRevocation> {
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      endpoint.forms.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      if (endpoint.answer === 'hang') return;
+      res.writeHead(endpoint.answer === 'accept' ? 200 : 503, { 'Content-Type': 'application/json' });
+      res.end(endpoint.answer === 'accept' ? '{}' : '{"error":"temporarily_unavailable"}');
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint: ScriptedRevocation = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/revoke`,
+    answer: 'accept',
+    forms: [],
+    get tokens() {
+      return endpoint.forms.map((f) => f.get('token') ?? '');
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  return endpoint;
+}
+
+/**
+ * « Connecter » as the browser makes it: connect, the provider's page, its redirect to the
+ * callback. The address the browser is then sent to (`/complement?drive=<code>`).
+ */
+export async function connectDrive(app: FastifyInstance, cookie: string): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/drive/connect',
+    headers: { cookie },
+    payload: { provider: 'google' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const { authorizationUrl } = res.json<TDriveConnectAnswer>();
+  const atProvider = await fetch(authorizationUrl, { redirect: 'manual' });
+  expect(atProvider.status).toBe(302);
+  const back = new URL(atProvider.headers.get('location') ?? '');
+  expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/api/drive/callback`);
+  const callback = await app.inject({ url: `${back.pathname}${back.search}`, headers: { cookie } });
+  expect(callback.statusCode).toBe(302);
+  return callback.headers.location as string;
 }

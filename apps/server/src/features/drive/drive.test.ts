@@ -10,7 +10,7 @@ import {
 } from '../../../test/helpers/connector.ts';
 import { openTestDb } from '../../../test/helpers/db.ts';
 import { PUBLIC_URL, testClock, testMailer } from '../../../test/helpers/mail.ts';
-import { startProvider, type TestProvider } from '../../../test/helpers/oauth-provider.ts';
+import { connectDrive, startProvider, type TestProvider } from '../../../test/helpers/oauth-provider.ts';
 
 /**
  * « Connecter » against a real OAuth 2.0 server started here (oauth2-mock-server): the
@@ -44,24 +44,7 @@ afterAll(async () => {
 const status = async (cookie: string) =>
   (await app.inject({ url: '/api/drive', headers: { cookie } })).json<TDriveStatus>();
 
-/** The whole flow as the browser makes it: connect, the provider's page, its redirect to the callback. */
-async function connect(cookie: string): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/drive/connect',
-    headers: { cookie },
-    payload: { provider: 'google' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const { authorizationUrl } = res.json<TDriveConnectAnswer>();
-  const atProvider = await fetch(authorizationUrl, { redirect: 'manual' });
-  expect(atProvider.status).toBe(302);
-  const back = new URL(atProvider.headers.get('location') ?? '');
-  expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/api/drive/callback`);
-  const callback = await app.inject({ url: `${back.pathname}${back.search}`, headers: { cookie } });
-  expect(callback.statusCode).toBe(302);
-  return callback.headers.location as string;
-}
+const connect = (cookie: string) => connectDrive(app, cookie);
 
 describe('« Connecter »', () => {
   it('authorisation code with PKCE: the provider is asked as it should be, the account is shown', async () => {
@@ -243,7 +226,12 @@ describe('the connector’s access token', () => {
       `SELECT action FROM audit_log WHERE installation_id = $1 AND action LIKE 'drive.%' ORDER BY id`,
       [inst.id],
     );
-    expect(audit.map((a) => a.action)).toEqual(['drive.connect', 'drive.connect', 'drive.disconnect']);
+    expect(audit.map((a) => a.action)).toEqual([
+      'drive.connect',
+      'drive.connect',
+      'drive.revoke-previous',
+      'drive.disconnect',
+    ]);
   });
 
   it('no token of the provider in the logs, and no refresh token in any answer', () => {

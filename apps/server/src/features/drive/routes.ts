@@ -14,6 +14,7 @@ import {
   findDriveLink,
   startAuthorization,
 } from '../../domain/drive-links.ts';
+import { grantMayLive } from '../../domain/drive-revocation.ts';
 import { AppError } from '../../http/errors.ts';
 import { readSessionToken } from '../../http/session-cookie.ts';
 import { currentSignIn, requireSession } from '../../http/session-guard.ts';
@@ -56,11 +57,13 @@ export function driveRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post(DRIVE_PATHS.disconnect, { preHandler }, async (request): Promise<TDriveStatus> => {
     const { installation } = currentSignIn(request);
-    await disconnectDrive(ctx.db, ctx.drive, {
+    const revocation = await disconnectDrive(ctx.db, ctx.drive, {
       installationId: installation.id,
       syncId: installation.syncId,
       address: request.ip,
     });
+    if (revocation !== null && grantMayLive(revocation))
+      request.log.warn({ drive: revocation }, 'autorisation du Drive non révoquée chez le fournisseur');
     return status(installation.id);
   });
 
@@ -83,7 +86,7 @@ export function driveRoutes(app: FastifyInstance, ctx: AppContext): void {
       outcome = text('error') === 'access_denied' ? 'denied' : 'refused';
     } else {
       try {
-        await completeAuthorization(ctx.db, ctx.drive, {
+        const { previous } = await completeAuthorization(ctx.db, ctx.drive, {
           installationId: installation.id,
           syncId: installation.syncId,
           sessionToken: readSessionToken(request) ?? '',
@@ -92,6 +95,10 @@ export function driveRoutes(app: FastifyInstance, ctx: AppContext): void {
           now: ctx.now(),
           address: request.ip,
         });
+        if (previous !== null && grantMayLive(previous)) {
+          request.log.warn({ drive: previous }, 'autorisation précédente du Drive non révoquée');
+          outcome = 'connected-previous-kept';
+        }
       } catch (err) {
         if (!(err instanceof DriveCallbackError)) throw err;
         request.log.warn({ drive: err.failure }, 'connexion au Drive non aboutie');

@@ -293,6 +293,90 @@ describe('Complément: the drive link', () => {
     expect(await screen.findByRole('button', { name: 'Connecter' })).toBeVisible();
   });
 
+  it('a link the provider revoked: « Déconnecter » clears it (keyboard), « Connecter » links again', async () => {
+    const user = userEvent.setup();
+    const revoked: TDriveStatus = {
+      configured: { google: true, onedrive: false },
+      link: {
+        provider: 'google',
+        account: 'ged@exemple.fr',
+        state: 'revoked',
+        connectedAt: '2026-03-02T09:00:00Z',
+      },
+    };
+    const fetchMock = show({
+      'GET /api/drive': () => json(revoked),
+      'POST /api/drive/disconnect': () => json(noDrive),
+    });
+    expect(
+      await screen.findByText(
+        'Connexion révoquée par Google Drive : connectez de nouveau le Drive, ou déconnectez-le.',
+      ),
+    ).toBeVisible();
+    expect(screen.getByRole('combobox', { name: /^Drive pour la GED/ })).toHaveAccessibleDescription(
+      /Connexion révoquée par Google Drive/,
+    );
+    expect(screen.getByRole('button', { name: 'Connecter' })).toBeEnabled();
+    const disconnect = screen.getByRole('button', { name: 'Déconnecter' });
+    disconnect.focus();
+    await user.keyboard('{Enter}');
+    expect((await screen.findAllByText('Drive déconnecté.', { exact: true }))[0]).toBeVisible();
+    expect(posts(fetchMock).map(([url]) => url)).toEqual(['/api/drive/disconnect']);
+    expect(await screen.findByText('Non connecté.')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Déconnecter' })).not.toBeInTheDocument();
+  });
+
+  it('a link of another type than the chosen one is shown as that type’s, with « Connecter » and « Déconnecter »', async () => {
+    const user = userEvent.setup();
+    const onOneDrive: TDriveStatus = {
+      configured: { google: true, onedrive: true },
+      link: {
+        provider: 'onedrive',
+        account: 'ged@exemple.fr',
+        state: 'connected',
+        connectedAt: '2026-03-02T09:00:00Z',
+      },
+    };
+    show({ 'GET /api/drive': () => json(onOneDrive) });
+    // The configuration chooses Google Drive; the link is OneDrive's.
+    expect(
+      await screen.findByText(
+        'Lien enregistré pour OneDrive (compte ged@exemple.fr), qui n’est pas le Drive choisi : connectez Google Drive, ou déconnectez OneDrive.',
+      ),
+    ).toBeVisible();
+    expect(screen.queryByText(/^Connecté/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Connecter' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Déconnecter' })).toBeEnabled();
+
+    // Choosing the linked type shows it connected; « Pas de Drive » shows it as kept.
+    const select = screen.getByRole('combobox', { name: /^Drive pour la GED/ });
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'OneDrive' }));
+    expect(await screen.findByText('Connecté : compte ged@exemple.fr (OneDrive)')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Connecter' })).not.toBeInTheDocument();
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'Pas de Drive' }));
+    expect(
+      await screen.findByText(
+        'Lien enregistré pour OneDrive (compte ged@exemple.fr), qui n’est pas le Drive choisi : déconnectez-le s’il ne sert plus.',
+      ),
+    ).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Déconnecter' })).toBeEnabled();
+  });
+
+  it('back from the provider with the previous grant still alive: « Drive connecté », and what to do', async () => {
+    window.history.replaceState(null, '', '/complement?drive=connected-previous-kept');
+    show();
+    expect(
+      (
+        await screen.findAllByText(
+          "Drive connecté. L’autorisation précédente n’a pas pu être révoquée chez son fournisseur : retirez l’accès de la console depuis le compte concerné (détails dans « Journal d'audit »).",
+          { exact: true },
+        )
+      )[0],
+    ).toBeVisible();
+  });
+
   it('a provider this server cannot connect: the button says why', async () => {
     const user = userEvent.setup();
     const fetchMock = show({

@@ -1,21 +1,11 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link2, Link2Off } from 'lucide-react';
-import {
-  DRIVE_CALLBACK_MESSAGES,
-  DRIVE_PROVIDER_LABELS,
-  type TDriveCallbackCode,
-  type TDriveProvider,
-} from '@synchro/contracts';
+import { DRIVE_CALLBACK_MESSAGES, type TDriveCallbackCode } from '@synchro/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
 import { useDriveConnect, useDriveDisconnect, useDriveStatus } from './drive-api.ts';
-
-export const DRIVE_NOT_CONFIGURED = 'Connexion au Drive non configurée sur ce serveur';
-const CHOOSE_DRIVE = 'Choisissez Google Drive ou OneDrive, puis «\u00a0Connecter\u00a0».';
-
-const providerOf = (driveType: string): TDriveProvider | null =>
-  driveType === 'google' || driveType === 'onedrive' ? driveType : null;
+import { CHOOSE_DRIVE, DRIVE_NOT_CONFIGURED, driveLinkView, providerOf } from './drive-link-view.ts';
 
 /** The outcome of the provider's redirect (`/complement?drive=<code>`), said once, then removed from the address. */
 function useCallbackOutcome() {
@@ -42,8 +32,8 @@ function useCallbackOutcome() {
 
 /**
  * « Connecter » / « Déconnecter » beside the drive select, and the line under it that says the
- * link's state (docs/mail.md, Drive). Connecting leaves the page for the provider's: the edits of
- * the screen are saved first.
+ * link's state (docs/mail.md, Drive; what is shown when: drive-link-view.ts). Connecting leaves
+ * the page for the provider's: the edits of the screen are saved first.
  */
 export function useDriveControls(driveType: string, dirty: boolean): { aside: ReactNode; hint: ReactNode } {
   useCallbackOutcome();
@@ -51,8 +41,8 @@ export function useDriveControls(driveType: string, dirty: boolean): { aside: Re
   const connect = useDriveConnect();
   const disconnect = useDriveDisconnect();
   const provider = providerOf(driveType);
-  const link = status.data?.link ?? null;
   const configured = provider !== null && status.data?.configured[provider] === true;
+  const view = driveLinkView(driveType, status.data);
 
   const fail = (description: string) =>
     toast({ title: 'Drive pour la GED', description, variant: 'destructive' });
@@ -74,36 +64,31 @@ export function useDriveControls(driveType: string, dirty: boolean): { aside: Re
       onError: (error) => fail(errorDetail(error, 'La déconnexion du Drive a échoué.')),
     });
 
-  let hint: ReactNode = null;
-  if (link?.state === 'connected') {
-    hint = (
-      <span className="text-success-soft-foreground">
-        Connecté{'\u00a0'}: compte {link.account || 'sans adresse'} ({DRIVE_PROVIDER_LABELS[link.provider]})
-      </span>
-    );
-  } else if (link?.state === 'revoked') {
-    hint = `Connexion révoquée par ${DRIVE_PROVIDER_LABELS[link.provider]}\u00a0: connectez de nouveau le Drive.`;
-  } else if (status.isSuccess) {
-    hint = provider === null ? CHOOSE_DRIVE : configured ? 'Non connecté.' : DRIVE_NOT_CONFIGURED;
-  }
+  const hint: ReactNode =
+    view.tone === 'connected' ? <span className="text-success-soft-foreground">{view.text}</span> : view.text;
 
-  const aside =
-    link?.state === 'connected' ? (
-      <Button variant="outline" busy={disconnect.isPending} onClick={onDisconnect}>
-        <Link2Off aria-hidden="true" />
-        Déconnecter
-      </Button>
-    ) : (
-      <Button
-        variant="outline"
-        busy={connect.isPending || connect.isSuccess}
-        aria-disabled={provider === null || !configured ? 'true' : undefined}
-        className={provider === null || !configured ? 'opacity-70' : undefined}
-        onClick={onConnect}
-      >
-        <Link2 aria-hidden="true" />
-        Connecter
-      </Button>
-    );
+  // The two buttons wrap together, under the select when the column is narrow.
+  const aside = (
+    <div className="flex flex-wrap gap-2">
+      {view.connect ? (
+        <Button
+          variant="outline"
+          busy={connect.isPending || connect.isSuccess}
+          aria-disabled={provider === null || !configured ? 'true' : undefined}
+          className={provider === null || !configured ? 'opacity-70' : undefined}
+          onClick={onConnect}
+        >
+          <Link2 aria-hidden="true" />
+          Connecter
+        </Button>
+      ) : null}
+      {view.disconnect ? (
+        <Button variant="outline" busy={disconnect.isPending} onClick={onDisconnect}>
+          <Link2Off aria-hidden="true" />
+          Déconnecter
+        </Button>
+      ) : null}
+    </div>
+  );
   return { aside, hint };
 }
