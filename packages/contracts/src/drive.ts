@@ -49,6 +49,20 @@ export const ZDriveStatus = z.object({
 });
 export type TDriveStatus = z.infer<typeof ZDriveStatus>;
 
+/** POST /api/drive/disconnect: the status after it, and whether the grant may live on at its provider. */
+export const ZDriveDisconnectAnswer = ZDriveStatus.extend({
+  /** The provider could not be asked, refused, or cannot revoke (OneDrive): the grant may live on. */
+  grantKept: z.boolean(),
+});
+export type TDriveDisconnectAnswer = z.infer<typeof ZDriveDisconnectAnswer>;
+
+/** What « Déconnecter » says, by whether the grant may live on at its provider. */
+export const DRIVE_DISCONNECT_MESSAGES = {
+  revoked: 'Drive déconnecté.',
+  grantKept:
+    "Drive déconnecté. L’autorisation n’a pas pu être révoquée chez son fournisseur : retirez l’accès de la console depuis le compte concerné (détails dans « Journal d'audit »).",
+} as const;
+
 /** `/complement?drive=<code>` after the provider's redirect, and what the screen says. */
 export const DRIVE_CALLBACK_MESSAGES = {
   connected: 'Drive connecté.',

@@ -1,4 +1,9 @@
-import type { TDriveAccessTokenAnswer, TDriveConnectAnswer, TDriveStatus } from '@synchro/contracts';
+import type {
+  TDriveAccessTokenAnswer,
+  TDriveConnectAnswer,
+  TDriveDisconnectAnswer,
+  TDriveStatus,
+} from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/types.ts';
@@ -215,7 +220,7 @@ describe('the connector’s access token', () => {
     expect((await status(cookie)).link?.state).toBe('connected');
     const refresh = provider.refreshTokens.at(-1) as string;
     const out = await app.inject({ method: 'POST', url: '/api/drive/disconnect', headers: { cookie } });
-    expect(out.json<TDriveStatus>().link).toBeNull();
+    expect(out.json<TDriveDisconnectAnswer>()).toMatchObject({ link: null, grantKept: false });
     await expect.poll(() => provider.revocations).toContain(refresh);
     expectConnectorError(
       await connectorCall(app, 'GET', '/drive/access-token', inst.token),

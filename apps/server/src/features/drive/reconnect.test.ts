@@ -1,4 +1,9 @@
-import type { TAuditRow, TDriveAccessTokenAnswer, TDriveStatus } from '@synchro/contracts';
+import type {
+  TAuditRow,
+  TDriveAccessTokenAnswer,
+  TDriveDisconnectAnswer,
+  TDriveStatus,
+} from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/types.ts';
@@ -189,7 +194,7 @@ describe('« Déconnecter » takes the same path', () => {
     const { inst, cookie, first } = await linked('RELINK06', 'ancien@exemple.fr');
     revocation.answer = 'refuse';
     const out = await app.inject({ method: 'POST', url: '/api/drive/disconnect', headers: { cookie } });
-    expect(out.json<TDriveStatus>().link).toBeNull();
+    expect(out.json<TDriveDisconnectAnswer>()).toMatchObject({ link: null, grantKept: true });
     expect(revocation.tokens).toContain(first);
     expect((await driveAudit(inst.id)).at(-1)).toEqual({
       action: 'drive.disconnect',

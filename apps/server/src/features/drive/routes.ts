@@ -3,6 +3,7 @@ import {
   ZDriveConnectRequest,
   type TDriveCallbackCode,
   type TDriveConnectAnswer,
+  type TDriveDisconnectAnswer,
   type TDriveStatus,
 } from '@synchro/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -55,16 +56,17 @@ export function driveRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { authorizationUrl };
   });
 
-  app.post(DRIVE_PATHS.disconnect, { preHandler }, async (request): Promise<TDriveStatus> => {
+  app.post(DRIVE_PATHS.disconnect, { preHandler }, async (request): Promise<TDriveDisconnectAnswer> => {
     const { installation } = currentSignIn(request);
     const revocation = await disconnectDrive(ctx.db, ctx.drive, {
       installationId: installation.id,
       syncId: installation.syncId,
       address: request.ip,
     });
-    if (revocation !== null && grantMayLive(revocation))
+    const grantKept = revocation !== null && grantMayLive(revocation);
+    if (grantKept)
       request.log.warn({ drive: revocation }, 'autorisation du Drive non révoquée chez le fournisseur');
-    return status(installation.id);
+    return { ...(await status(installation.id)), grantKept };
   });
 
   // The provider sends the browser back here: without a live session (another browser, a session

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  DRIVE_DISCONNECT_MESSAGES,
   isValidEmailList,
   type TComplementResponse,
   type TDriveStatus,
@@ -285,12 +286,35 @@ describe('Complément: the drive link', () => {
     };
     show({
       'GET /api/drive': () => json(connected),
-      'POST /api/drive/disconnect': () => json(noDrive),
+      'POST /api/drive/disconnect': () => json({ ...noDrive, grantKept: false }),
     });
     expect(await screen.findByText('Connecté : compte ged@exemple.fr (Google Drive)')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Déconnecter' }));
     expect((await screen.findAllByText('Drive déconnecté.', { exact: true }))[0]).toBeVisible();
     expect(await screen.findByRole('button', { name: 'Connecter' })).toBeVisible();
+  });
+
+  it('« Déconnecter » whose revocation failed at the provider says the grant may live on, and where to remove it', async () => {
+    const user = userEvent.setup();
+    show({
+      'GET /api/drive': () =>
+        json({
+          configured: { google: true, onedrive: false },
+          link: {
+            provider: 'google',
+            account: 'ged@exemple.fr',
+            state: 'connected',
+            connectedAt: '2026-03-02T09:00:00Z',
+          },
+        }),
+      'POST /api/drive/disconnect': () => json({ ...noDrive, grantKept: true }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Déconnecter' }));
+    expect(
+      (await screen.findAllByText(DRIVE_DISCONNECT_MESSAGES.grantKept, { exact: true }))[0],
+    ).toBeVisible();
+    expect(screen.queryByText('Drive déconnecté.', { exact: true })).not.toBeInTheDocument();
+    expect(await screen.findByText('Non connecté.')).toBeVisible();
   });
 
   it('a link the provider revoked: « Déconnecter » clears it (keyboard), « Connecter » links again', async () => {
@@ -306,7 +330,7 @@ describe('Complément: the drive link', () => {
     };
     const fetchMock = show({
       'GET /api/drive': () => json(revoked),
-      'POST /api/drive/disconnect': () => json(noDrive),
+      'POST /api/drive/disconnect': () => json({ ...noDrive, grantKept: false }),
     });
     expect(
       await screen.findByText(

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DRIVE_PATHS,
   ZDriveConnectAnswer,
+  ZDriveDisconnectAnswer,
   ZDriveStatus,
   type TDriveConnectRequest,
   type TDriveProvider,
@@ -31,7 +32,7 @@ export function useDriveConnect() {
 export function useDriveDisconnect() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post(DRIVE_PATHS.disconnect, { schema: ZDriveStatus }),
-    onSuccess: (status) => queryClient.setQueryData(queryKeys.drive, status),
+    mutationFn: () => api.post(DRIVE_PATHS.disconnect, { schema: ZDriveDisconnectAnswer }),
+    onSuccess: ({ grantKept: _kept, ...status }) => queryClient.setQueryData(queryKeys.drive, status),
   });
 }

@@ -1,6 +1,10 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link2, Link2Off } from 'lucide-react';
-import { DRIVE_CALLBACK_MESSAGES, type TDriveCallbackCode } from '@synchro/contracts';
+import {
+  DRIVE_CALLBACK_MESSAGES,
+  DRIVE_DISCONNECT_MESSAGES,
+  type TDriveCallbackCode,
+} from '@synchro/contracts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
@@ -60,7 +64,12 @@ export function useDriveControls(driveType: string, dirty: boolean): { aside: Re
 
   const onDisconnect = () =>
     disconnect.mutate(undefined, {
-      onSuccess: () => toast({ title: 'Drive pour la GED', description: 'Drive déconnecté.' }),
+      onSuccess: ({ grantKept }) =>
+        toast({
+          title: 'Drive pour la GED',
+          description: DRIVE_DISCONNECT_MESSAGES[grantKept ? 'grantKept' : 'revoked'],
+          variant: grantKept ? 'destructive' : 'default',
+        }),
       onError: (error) => fail(errorDetail(error, 'La déconnexion du Drive a échoué.')),
     });
 
