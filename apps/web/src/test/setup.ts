@@ -34,4 +34,6 @@ window.matchMedia ??= (query: string) =>
 afterEach(() => {
   cleanup();
   document.cookie = 'sidebar_state=; max-age=0; path=/';
+  // The history lists write their filters in the address (list-state.ts): a test starts on none.
+  window.history.replaceState(null, '', '/');
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filtersOfAddress, NO_FILTERS, queryString } from './list-state.ts';
+import { addressWithFilters, filtersOfAddress, NO_FILTERS, queryString } from './list-state.ts';
 
 describe('filters of the address (links of the console’s emails)', () => {
   it('reads search, errors and day', () => {
@@ -24,6 +24,22 @@ describe('filters of the address (links of the console’s emails)', () => {
     expect(filtersOfAddress('?terminal=%20')).toEqual(NO_FILTERS);
     const many = Array.from({ length: 12 }, (_, i) => `terminal=T${i}`).join('&');
     expect(filtersOfAddress(`?${many}`).terminals).toHaveLength(10);
+  });
+});
+
+describe('addressWithFilters (the address follows the filters)', () => {
+  it('writes the filters in the names filtersOfAddress reads, keeping the other parameters', () => {
+    const filters = { day: '2026-03-02', search: 'DEV 12', errorOnly: true, terminals: ['TAB', 'PHONE'] };
+    const address = addressWithFilters('?tab=2&terminal=OLD&search=old', filters);
+    expect(address).toBe('?tab=2&day=2026-03-02&search=DEV+12&errors=1&terminal=TAB&terminal=PHONE');
+    expect(filtersOfAddress(address)).toEqual(filters);
+  });
+
+  it('removes a filter taken off, and gives an empty string when nothing is left', () => {
+    expect(addressWithFilters('?terminal=TAB&errors=1', NO_FILTERS)).toBe('');
+    expect(addressWithFilters('?waiting=1&drive=connected', { ...NO_FILTERS, waiting: false })).toBe(
+      '?drive=connected',
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { TERMINAL_FILTER_MAX } from '@synchro/contracts';
 
 /**
@@ -54,11 +54,37 @@ function terminalsOfAddress(params: URLSearchParams): Pick<ListFilters, 'termina
   return ids.length > 0 ? { terminals: ids } : {};
 }
 
+/** The parameters of the filters, in the address's parameter names (filtersOfAddress reads them). */
+const FILTER_PARAMS = ['day', 'search', 'errors', 'waiting', 'terminal'] as const;
+
+/**
+ * `search` (an address's query string) with its filter parameters replaced by those of `filters`,
+ * the other parameters kept: a reload, a bookmark or a shared link shows the list as it is now.
+ */
+export function addressWithFilters(search: string, filters: ListFilters): string {
+  const params = new URLSearchParams(search);
+  for (const name of FILTER_PARAMS) params.delete(name);
+  if (filters.day) params.set('day', filters.day);
+  if (filters.search) params.set('search', filters.search);
+  if (filters.errorOnly) params.set('errors', '1');
+  if (filters.waiting) params.set('waiting', '1');
+  for (const id of filters.terminals ?? []) params.append('terminal', id);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
 export function useListState() {
   const [filters, setFilters] = useState<ListFilters>(() =>
     typeof window === 'undefined' ? NO_FILTERS : filtersOfAddress(window.location.search),
   );
   const [position, setPosition] = useState<ListPosition>(FIRST_PAGE);
+
+  // The address follows the filters (« Retirer ce filtre » then a reload: the filter stays off).
+  useEffect(() => {
+    const { pathname, search, hash } = window.location;
+    const next = addressWithFilters(search, filters);
+    if (next !== search) window.history.replaceState(window.history.state, '', `${pathname}${next}${hash}`);
+  }, [filters]);
 
   const changeFilters = useCallback((patch: Partial<ListFilters>) => {
     setFilters((current) => ({ ...current, ...patch }));

@@ -227,6 +227,10 @@ describe('Trace des transactions', () => {
       await user.click(screen.getByRole('button', { name: 'Retirer ce filtre' }));
       await waitFor(() => expect(lastQuery(fetchMock).getAll('terminal')).toEqual([]));
       expect(screen.queryByText(/^Terminal :/)).not.toBeInTheDocument();
+      // The address follows: a reload would not put the filter back.
+      expect(window.location.search).toBe('');
+      await user.click(screen.getByRole('checkbox', { name: 'Afficher uniquement les erreurs' }));
+      await waitFor(() => expect(window.location.search).toBe('?errors=1'));
     } finally {
       window.history.replaceState(null, '', '/');
     }
