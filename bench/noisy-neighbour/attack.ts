@@ -50,9 +50,11 @@ export interface Tally {
   /** Answers that were not 2xx, 503 or 507 with a French message. */
   wrong: string[];
   batches: { ids: string[]; accepted: boolean }[];
+  /** Answer times by kind of request, ms (`--attack config`). */
+  ms: Record<string, number[]>;
 }
 
-export const tally = (): Tally => ({ byStatus: new Map(), wrong: [], batches: [] });
+export const tally = (): Tally => ({ byStatus: new Map(), wrong: [], batches: [], ms: {} });
 
 function count(t: Tally, key: string): void {
   t.byStatus.set(key, (t.byStatus.get(key) ?? 0) + 1);

@@ -5,7 +5,7 @@
  *
  *   npm run build -w @synchro/server
  *   npx tsx bench/noisy-neighbour/run.ts [--db both|embedded|postgres] [--seconds 60]
- *     [--quiet-seconds 30] [--no-readme]
+ *     [--quiet-seconds 30] [--attack records|config] [--entry MAIN_JS] [--json FILE] [--no-readme]
  *
  * The built server runs as a process of its own on a fresh database (bench/support/server.ts).
  * B's console session asks for /api/dashboard and for the first page of its import history, each
@@ -20,14 +20,24 @@
  * memory every second, A's answers by status, and afterwards that every 80 MB batch is stored
  * whole or not at all. Then the 100 000-attribute record alone (refused: over the limit of
  * attributes), and one at the limit (10 000) with its view in the console.
+ *
+ * `--attack config`: A has a 20 MB configuration and loops on its big writes instead (two console
+ * sessions saving 100 000 excluded families, the diagnostic of the stored text, the connector's
+ * PATCH of the configuration: attack-config.ts); afterwards, that its stored configuration reads
+ * whole. Its figures are kept by hand in bench/README.md (« Big configuration writes »): this mode
+ * writes nothing there. `--entry`: another build's `apps/server/dist/main.js` (a « before »: its
+ * own admin command makes the database). `--json`: the run's figures as JSON as well.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine } from '../config-xml/machine.ts';
 import {
   createInstallation,
   prepareTarget,
+  REPO,
   rssMb,
   signIn,
   startServer,
@@ -37,6 +47,7 @@ import {
   type TargetName,
 } from '../support/server.ts';
 import { attributes, nextId, postConnector, recordJson, tally, type Tally } from './attack.ts';
+import { bigConfiguration, EXCLUDED_FAMILIES } from './attack-config.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,19 +55,39 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '60' },
     'quiet-seconds': { type: 'string', default: '30' },
     'no-readme': { type: 'boolean', default: false },
+    /** `records` (the connector's records and batches) or `config` (big configuration writes). */
+    attack: { type: 'string', default: 'records' },
+    /** Another build's `apps/server/dist/main.js` (a « before »). */
+    entry: { type: 'string' },
+    /** A file for the run's figures as JSON. */
+    json: { type: 'string' },
     /** A folder: the server writes its CPU profile there (node --cpu-prof), to see what blocks. */
     'cpu-prof': { type: 'string' },
   },
 });
 const ATTACK_SECONDS = Number(args.seconds);
 const QUIET_SECONDS = Number(args['quiet-seconds']);
+const MODE = args.attack === 'config' ? 'config' : 'records';
+if (args.attack !== MODE) throw new Error(`--attack records|config, not ${args.attack}`);
 const CONNECTOR = '/api/connector/v1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A's attack in a process of its own (attacker.ts); its tally once it is over. */
-function attackFromAnotherProcess(base: string, token: string, seconds: number): Promise<Tally> {
+function attackFromAnotherProcess(
+  base: string,
+  token: string,
+  seconds: number,
+  cookies: string[],
+): Promise<Tally> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'attacker.ts')], {
-    env: { ...process.env, ATTACK_BASE: base, ATTACK_TOKEN: token, ATTACK_SECONDS: String(seconds) },
+    env: {
+      ...process.env,
+      ATTACK_BASE: base,
+      ATTACK_TOKEN: token,
+      ATTACK_SECONDS: String(seconds),
+      ATTACK_MODE: MODE,
+      ATTACK_COOKIES: cookies.join('\n'),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -122,15 +153,22 @@ interface LoopReport {
   maxMs: number;
 }
 
-function watchLogs(server: Server): { reports: LoopReport[] } {
-  const reports: LoopReport[] = [];
+/** The server's event-loop reports, its last other log lines, and how it ended if it did. */
+function watchLogs(server: Server): { reports: LoopReport[]; tail: string[]; ended: string | null } {
+  const logs = { reports: [] as LoopReport[], tail: [] as string[], ended: null as string | null };
+  const { reports, tail } = logs;
+  server.process.once('exit', (code, signal) => (logs.ended = `code ${code}, signal ${signal}`));
   let partial = '';
   server.process.stdout?.on('data', (chunk: Buffer) => {
     partial += chunk.toString('utf8');
     const lines = partial.split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      if (!line.includes('eventLoopDelay')) continue;
+      if (!line.includes('eventLoopDelay')) {
+        tail.push(line.slice(0, 2000));
+        if (tail.length > 40) tail.shift();
+        continue;
+      }
       try {
         reports.push((JSON.parse(line) as { eventLoopDelay: LoopReport }).eventLoopDelay);
       } catch {
@@ -138,12 +176,25 @@ function watchLogs(server: Server): { reports: LoopReport[] } {
       }
     }
   });
-  return { reports };
+  return logs;
+}
+
+/** Throws, with how the server ended and its last log lines, when it is no longer running. */
+function checkRunning(logs: ReturnType<typeof watchLogs>, when: string): void {
+  if (logs.ended === null) return;
+  process.stderr.write(`${logs.tail.join('\n')}\n`);
+  throw new Error(`the server stopped ${when} (${logs.ended}); its last log lines above`);
 }
 
 function sampleRss(pid: number): { stop: () => number[] } {
   const samples: number[] = [];
-  const timer = setInterval(() => samples.push(rssMb(pid)), 1000);
+  const timer = setInterval(() => {
+    try {
+      samples.push(rssMb(pid));
+    } catch {
+      clearInterval(timer); // the process is gone: checkRunning says so
+    }
+  }, 1000);
   return {
     stop: () => {
       clearInterval(timer);
@@ -169,15 +220,67 @@ async function historyCount(base: string, cookie: string, search: string): Promi
 
 interface RunResult {
   target: TargetName;
+  /** Load average (1 min) at the start of this database's run and at its end. */
+  load: [number, number];
   quiet: Latencies;
   attacked: Latencies;
   loop: LoopReport[];
   rss: number[];
   a: Tally;
+  /** `--attack records`: the checks after the batches. */
+  records: RecordChecks | null;
+  /** `--attack config`: A's stored configuration afterwards. */
+  config: ConfigCheck | null;
+}
+
+interface RecordChecks {
   halfStored: string[];
   acceptedBatches: number;
   single: SingleRecord;
   atLimit: SingleRecord;
+}
+
+interface ConfigCheck {
+  /** Bytes of A's configuration at the start. */
+  bytes: number;
+  /** GET /api/config/exclusions afterwards: status, version, families. */
+  status: number;
+  version: number;
+  families: number;
+  /** GET /api/debug/xml-status afterwards, alone: status, ms. */
+  diagnosticStatus: number;
+  diagnosticMs: number;
+}
+
+/** A's configuration as a file for create-installation (made once per run of the script). */
+let bigConfigFile: { file: string; bytes: number } | null = null;
+function bigConfigurationFile(): { file: string; bytes: number } {
+  if (bigConfigFile) return bigConfigFile;
+  const text = bigConfiguration(
+    readFileSync(join(REPO, 'apps/server/demo/connexion-ebp-gescom.xml'), 'utf8'),
+  );
+  const file = join(mkdtempSync(join(tmpdir(), 'synchro-bench-noisy-config-')), 'big.xml');
+  writeFileSync(file, text);
+  process.on('exit', () => rmSync(join(file, '..'), { recursive: true, force: true }));
+  bigConfigFile = { file, bytes: Buffer.byteLength(text) };
+  return bigConfigFile;
+}
+
+/** A's stored configuration after the attack: whole, and its diagnostic alone. */
+async function checkConfiguration(base: string, cookie: string, bytes: number): Promise<ConfigCheck> {
+  const res = await fetch(`${base}/api/config/exclusions`, { headers: { cookie } });
+  const body = res.ok ? ((await res.json()) as { version: number; data: { exclusions: unknown[] } }) : null;
+  const started = performance.now();
+  const diagnostic = await fetch(`${base}/api/debug/xml-status`, { headers: { cookie } });
+  await diagnostic.arrayBuffer();
+  return {
+    bytes,
+    status: res.status,
+    version: body?.version ?? NaN,
+    families: body?.data.exclusions.length ?? NaN,
+    diagnosticStatus: diagnostic.status,
+    diagnosticMs: performance.now() - started,
+  };
 }
 
 interface SingleRecord {
@@ -216,16 +319,21 @@ async function postAndView(
 }
 
 async function runOn(name: TargetName, port: number): Promise<RunResult> {
-  const target = await prepareTarget(name, 'noisy');
+  const target = await prepareTarget(name, 'noisy', { entry: args.entry });
   let server: Server | null = null;
+  const loadAtStart = loadavg()[0] ?? NaN;
   try {
-    const tokenA = createInstallation(target, 'NOISYA01', 'bench-client-id-noisy-a');
+    const big = MODE === 'config' ? bigConfigurationFile() : null;
+    const tokenA = createInstallation(target, 'NOISYA01', 'bench-client-id-noisy-a', big?.file);
     const tokenB = createInstallation(target, 'QUIETB01', 'bench-client-id-quiet-b');
     const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
-    server = await startServer(target, port, nodeArgs, {
-      env: { LOG_LEVEL: 'info', LOOP_DELAY_REPORT_SECONDS: '5' },
-      stdout: 'pipe',
-    });
+    server = await startServer(
+      target,
+      port,
+      nodeArgs,
+      { env: { LOG_LEVEL: 'info', LOOP_DELAY_REPORT_SECONDS: '5' }, stdout: 'pipe' },
+      args.entry,
+    );
     const logs = watchLogs(server);
     const base = server.base;
     // B's history: 2 000 records through its own connector.
@@ -244,6 +352,9 @@ async function runOn(name: TargetName, port: number): Promise<RunResult> {
     }
     const cookieB = await signIn(base, 'QUIETB01', 'bench-client-id-quiet-b');
     const cookieA = await signIn(base, 'NOISYA01', 'bench-client-id-noisy-a');
+    // `--attack config`: A's second console session (another browser).
+    const cookiesA =
+      MODE === 'config' ? [cookieA, await signIn(base, 'NOISYA01', 'bench-client-id-noisy-a')] : [];
 
     process.stderr.write(`${name}: B alone for ${QUIET_SECONDS} s\n`);
     const quiet = await consoleLoad(base, cookieB, QUIET_SECONDS);
@@ -253,11 +364,17 @@ async function runOn(name: TargetName, port: number): Promise<RunResult> {
     const rss = sampleRss(server.process.pid as number);
     const [attacked, a] = await Promise.all([
       consoleLoad(base, cookieB, ATTACK_SECONDS),
-      attackFromAnotherProcess(base, tokenA, ATTACK_SECONDS),
+      attackFromAnotherProcess(base, tokenA, ATTACK_SECONDS, cookiesA),
     ]);
     const rssSamples = rss.stop();
+    checkRunning(logs, 'during the attack');
     await sleep(6000); // the last event-loop report of the attack
     const loop = logs.reports.slice(loopBefore);
+    const common = { target: name, quiet, attacked, loop, rss: rssSamples, a };
+    if (big) {
+      const config = await checkConfiguration(base, cookieA, big.bytes);
+      return { ...common, load: [loadAtStart, loadavg()[0] ?? NaN], records: null, config };
+    }
 
     // Every 80 MB batch whole or not at all: its first and last records both there, or neither.
     const halfStored: string[] = [];
@@ -274,16 +391,10 @@ async function runOn(name: TargetName, port: number): Promise<RunResult> {
     const atLimit = await postAndView(base, tokenA, cookieA, 10_000);
 
     return {
-      target: name,
-      quiet,
-      attacked,
-      loop,
-      rss: rssSamples,
-      a,
-      halfStored,
-      acceptedBatches: a.batches.filter((b) => b.accepted).length,
-      single,
-      atLimit,
+      ...common,
+      load: [loadAtStart, loadavg()[0] ?? NaN],
+      records: { halfStored, acceptedBatches: a.batches.filter((b) => b.accepted).length, single, atLimit },
+      config: null,
     };
   } finally {
     if (server) await stopServer(server);
@@ -299,6 +410,7 @@ function latencyRow(label: string, l: Latencies): string {
 }
 
 function report(results: RunResult[], machine: string): string {
+  if (MODE === 'config') return reportConfig(results, machine);
   const lines = [
     '## Noisy neighbour: one installation attacks, another uses its console',
     '',
@@ -321,20 +433,19 @@ function report(results: RunResult[], machine: string): string {
   lines.push('|---|---:|---:|---:|---|---:|---|---:|---:|---:|');
   for (const r of results) {
     const name = r.target === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL';
-    const statuses = [...r.a.byStatus.entries()]
-      .sort()
-      .map(([s, n]) => `${s}: ${n}`)
-      .join(', ');
+    const statuses = statusesOf(r.a);
+    const { acceptedBatches, halfStored, single, atLimit } = r.records as RecordChecks;
     lines.push(
       `| ${name} | ${f1(Math.max(...r.loop.map((l) => l.p99Ms)))} | ${f1(Math.max(...r.loop.map((l) => l.maxMs)))} | ` +
-        `${f1(Math.max(...r.rss))} | ${statuses} | ${r.acceptedBatches} / ${r.a.batches.length} | ` +
-        `${r.halfStored.length === 0 ? 'none' : r.halfStored.join('; ')} | ${f1(r.single.postMs)} (${r.single.status}) | ` +
-        `${f1(r.atLimit.postMs)} (${r.atLimit.status}) | ${f1(r.atLimit.viewMs)} (${r.atLimit.viewStatus}) |`,
+        `${f1(Math.max(...r.rss))} | ${statuses} | ${acceptedBatches} / ${r.a.batches.length} | ` +
+        `${halfStored.length === 0 ? 'none' : halfStored.join('; ')} | ${f1(single.postMs)} (${single.status}) | ` +
+        `${f1(atLimit.postMs)} (${atLimit.status}) | ${f1(atLimit.viewMs)} (${atLimit.viewStatus}) |`,
     );
   }
   lines.push('');
   for (const r of results) {
     const name = r.target === 'embedded' ? 'embedded' : 'PostgreSQL';
+    const { halfStored, single, atLimit } = r.records as RecordChecks;
     const p99 = percentile(r.attacked.ms, 99);
     const max = Math.max(...r.attacked.ms);
     const goalP99 = r.target === 'embedded' ? 250 : 100;
@@ -346,11 +457,61 @@ function report(results: RunResult[], machine: string): string {
       `event loop p99 ≤ 50 ms: ${f1(loopP99)} → ${loopP99 <= 50 ? 'met' : 'NOT met'}`,
       `RSS ≤ 1 536 MB every second: ${f1(Math.max(...r.rss))} → ${Math.max(...r.rss) <= 1536 ? 'met' : 'NOT met'}`,
       `A answered 2xx, 503 or 507 in French: ${r.a.wrong.length === 0 ? 'met' : `NOT met (${r.a.wrong.slice(0, 2).join('; ')})`}`,
-      `nothing stored half: ${r.halfStored.length === 0 ? 'met' : 'NOT met'}`,
-      `100 000 attributes answered ≤ 500 ms (stored, or refused naming the limit): ${f1(r.single.postMs)} ms, ${r.single.status}${r.single.message ? ` « ${r.single.message} »` : ''} → ${r.single.postMs <= 500 && (r.single.status === 200 || ([400, 422].includes(r.single.status) && /attributs/.test(r.single.message))) ? 'met' : 'NOT met'}`,
-      `10 000 attributes stored and shown ≤ 500 ms each: ${f1(r.atLimit.postMs)} / ${f1(r.atLimit.viewMs)} → ${r.atLimit.status === 200 && r.atLimit.viewStatus === 200 && r.atLimit.postMs <= 500 && r.atLimit.viewMs <= 500 ? 'met' : 'NOT met'}`,
+      `nothing stored half: ${halfStored.length === 0 ? 'met' : 'NOT met'}`,
+      `100 000 attributes answered ≤ 500 ms (stored, or refused naming the limit): ${f1(single.postMs)} ms, ${single.status}${single.message ? ` « ${single.message} »` : ''} → ${single.postMs <= 500 && (single.status === 200 || ([400, 422].includes(single.status) && /attributs/.test(single.message))) ? 'met' : 'NOT met'}`,
+      `10 000 attributes stored and shown ≤ 500 ms each: ${f1(atLimit.postMs)} / ${f1(atLimit.viewMs)} → ${atLimit.status === 200 && atLimit.viewStatus === 200 && atLimit.postMs <= 500 && atLimit.viewMs <= 500 ? 'met' : 'NOT met'}`,
     ];
     lines.push(`- ${name}: ${checks.join('; ')}.`);
+  }
+  return lines.join('\n');
+}
+
+const statusesOf = (a: Tally) =>
+  [...a.byStatus.entries()]
+    .sort()
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
+
+/** `--attack config`: B's latencies, the server's, A's answers and its configuration afterwards. */
+function reportConfig(results: RunResult[], machine: string): string {
+  const lines = [
+    `Big configuration writes (\`--attack config\`, ${args.entry ?? 'this build'}): B alone for ${QUIET_SECONDS} s, then B while A writes its configuration for ${ATTACK_SECONDS} s.`,
+    `Machine: ${machine}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    '',
+    '| database | B | requests | errors | p50 ms | p95 ms | p99 ms | max ms |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  const nameOf = (r: RunResult) => (r.target === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL');
+  for (const r of results) {
+    lines.push(latencyRow(`${nameOf(r)} | alone`, r.quiet));
+    lines.push(latencyRow(`${nameOf(r)} | A writing`, r.attacked));
+  }
+  lines.push('');
+  lines.push(
+    '| database | load at start → end | event loop p99 ms (worst 5 s) | event loop max ms | server RSS max MB | A: answers by status | A: p50 / max ms by kind | A afterwards: exclusions (status, version, families), diagnostic alone |',
+  );
+  lines.push('|---|---|---:|---:|---:|---|---|---|');
+  for (const r of results) {
+    const c = r.config as ConfigCheck;
+    const byKind = Object.entries(r.a.ms)
+      .sort()
+      .map(([kind, ms]) => `${kind} ${f1(percentile(ms, 50))} / ${f1(Math.max(...ms))}`)
+      .join(', ');
+    lines.push(
+      `| ${nameOf(r)} | ${r.load.map((l) => l.toFixed(1)).join(' → ')} | ${f1(Math.max(...r.loop.map((l) => l.p99Ms)))} | ` +
+        `${f1(Math.max(...r.loop.map((l) => l.maxMs)))} | ${f1(Math.max(...r.rss))} | ${statusesOf(r.a)} | ${byKind} | ` +
+        `${c.status}, v${c.version}, ${c.families} families (${(c.bytes / 1e6).toFixed(1)} MB at start); ${c.diagnosticStatus} in ${f1(c.diagnosticMs)} ms |`,
+    );
+  }
+  lines.push('');
+  for (const r of results) {
+    const c = r.config as ConfigCheck;
+    const whole = c.status === 200 && c.families === EXCLUDED_FAMILIES && c.diagnosticStatus === 200;
+    lines.push(
+      `- ${nameOf(r)}: B errors ${r.attacked.errors.length}${r.attacked.errors.length ? ` (${[...new Set(r.attacked.errors)].slice(0, 3).join(', ')})` : ''}; ` +
+        `A's answers outside 2xx, 409, 429, 503 in French: ${r.a.wrong.length}${r.a.wrong.length ? ` (${r.a.wrong.slice(0, 2).join('; ')})` : ''}; ` +
+        `A's configuration whole afterwards: ${whole ? 'yes' : 'NO'}.`,
+    );
   }
   return lines.join('\n');
 }
@@ -362,4 +523,13 @@ const results: RunResult[] = [];
 for (const [k, name] of targets.entries()) results.push(await runOn(name, 5480 + k));
 const text = report(results, machine);
 process.stdout.write(`${text}\n`);
-if (!args['no-readme']) writeReadmeSection('bench/noisy-neighbour', text);
+if (args.json)
+  writeFileSync(
+    args.json,
+    JSON.stringify(
+      results.map((r) => ({ ...r, a: { ...r.a, byStatus: [...r.a.byStatus.entries()] } })),
+      null,
+      1,
+    ),
+  );
+if (!args['no-readme'] && MODE === 'records') writeReadmeSection('bench/noisy-neighbour', text);

@@ -95,13 +95,21 @@ export function admin(target: Target, ...argv: string[]): string {
   return res.stdout;
 }
 
-/** An installation with the demo configuration (as the e2e server makes it); its connector token. */
-export function createInstallation(target: Target, syncId: string, clientId: string): string {
+/**
+ * An installation with the demo configuration (as the e2e server makes it), or the one in the file
+ * `config`; its connector token.
+ */
+export function createInstallation(
+  target: Target,
+  syncId: string,
+  clientId: string,
+  config = join(REPO, 'apps/server/demo/connexion-ebp-gescom.xml'),
+): string {
   const out = admin(
     target,
     'create-installation',
     ...['--sync-id', syncId, '--client-id', clientId],
-    ...['--config', join(REPO, 'apps/server/demo/connexion-ebp-gescom.xml')],
+    ...['--config', config],
     '--premium',
     ...['--options', `25;${syncId};A`],
     ...['--software', '1;EBP GesCom Open Line;EBPGesComOL|2;EBP Gestion Open Line;GesCom'],
