@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addInstallation } from '../../test/helpers/app.ts';
+import { versionRows, versionsWithText } from '../../test/helpers/config-versions.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
 import type { VersionRetention } from '../config/env.ts';
 import type { Db } from '../db/types.ts';
@@ -18,20 +19,8 @@ afterAll(async () => {
 
 const RETENTION: VersionRetention = { keep: 50, maxAgeDays: 90, maxBytes: 2 ** 40 };
 
-const withText = async (id: string) =>
-  (
-    await db.query<{ version: number }>(
-      'SELECT version FROM configuration_versions WHERE installation_id = $1 AND text IS NOT NULL ORDER BY version',
-      [id],
-    )
-  ).map((r) => r.version);
-const rows = async (id: string) =>
-  (
-    await db.query<{ version: number }>(
-      'SELECT version FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
-      [id],
-    )
-  ).map((r) => r.version);
+const withText = (id: string) => versionsWithText(db, id);
+const rows = (id: string) => versionRows(db, id);
 const state = async (id: string) => ({ texts: await withText(id), rows: await rows(id) });
 
 /** n new versions (a comment changes each time), written with a retention that prunes nothing. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInstallation, signIn, testApp } from '../../test/helpers/app.ts';
 import { SECTION_SAVES } from '../../test/helpers/section-saves.ts';
+import { versionRows, versionsWithText } from '../../test/helpers/config-versions.ts';
 import { openTestDb } from '../../test/helpers/db.ts';
 import type { Db } from '../db/types.ts';
 import type { VersionRetention } from '../config/env.ts';
@@ -19,20 +20,8 @@ afterAll(async () => {
 });
 
 /** The versions that still have their text (the others keep a row for their scopes, a while). */
-const versions = async (id: string) =>
-  (
-    await db.query<{ version: number }>(
-      'SELECT version FROM configuration_versions WHERE installation_id = $1 AND text IS NOT NULL ORDER BY version',
-      [id],
-    )
-  ).map((r) => r.version);
-const rows = async (id: string) =>
-  (
-    await db.query<{ version: number }>(
-      'SELECT version FROM configuration_versions WHERE installation_id = $1 ORDER BY version',
-      [id],
-    )
-  ).map((r) => r.version);
+const versions = (id: string) => versionsWithText(db, id);
+const rows = (id: string) => versionRows(db, id);
 
 /** Writes n new versions (a comment changes each time), with the given retention. */
 async function write(
