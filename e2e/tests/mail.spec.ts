@@ -201,6 +201,11 @@ test.describe('with a relay and a drive provider', () => {
     await expect(page.getByText('Connecté : compte ged@exemple.fr (Google Drive)')).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Déconnecter', exact: true }).click();
+    // Asked first (connecting again takes the account's consent again).
+    const dialog = page.getByRole('alertdialog', { name: 'Déconnecter le Drive\u202f?' });
+    await expect(dialog).toBeVisible();
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Déconnecter', exact: true }).click();
     await expect(page.getByText('Drive déconnecté.', { exact: true }).first()).toBeVisible();
     await expect(page.getByText('Non connecté.')).toBeVisible();
   });
@@ -227,6 +232,10 @@ test.describe('with a relay and a drive provider', () => {
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Déconnecter', exact: true }).focus();
     await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog', { name: 'Déconnecter le Drive\u202f?' });
+    await expect(dialog.getByRole('button', { name: 'Annuler' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await expect(page.getByText('Drive déconnecté.', { exact: true }).first()).toBeVisible();
     await expect(page.getByText('Non connecté.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Déconnecter', exact: true })).toHaveCount(0);
@@ -247,6 +256,10 @@ test.describe('with a relay and a drive provider', () => {
     await expect(page.getByText(/^Connecté/)).toHaveCount(0);
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Déconnecter', exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Déconnecter le Drive\u202f?' })
+      .getByRole('button', { name: 'Déconnecter', exact: true })
+      .click();
     await expect(page.getByText('Drive déconnecté.', { exact: true }).first()).toBeVisible();
     await expect(
       page.getByText('Connexion au Drive non configurée sur ce serveur', { exact: true }),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   DRIVE_DISCONNECT_MESSAGES,
@@ -12,6 +12,7 @@ import { SECRET_PLACEHOLDER } from '@synchro/contracts/constants';
 import { demoUser } from '../../test/fixtures.ts';
 import { json, mockApi, renderApp, type Handler } from '../../test/render-app.tsx';
 import { EMAIL_ERROR, MAIL_RULES } from './complement-form.ts';
+import { DISCONNECT_CONSEQUENCES } from './drive-link.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -284,12 +285,21 @@ describe('Complément: the drive link', () => {
         connectedAt: '2026-03-02T09:00:00Z',
       },
     };
-    show({
+    const fetchMock = show({
       'GET /api/drive': () => json(connected),
       'POST /api/drive/disconnect': () => json({ ...noDrive, grantKept: false }),
     });
     expect(await screen.findByText('Connecté : compte ged@exemple.fr (Google Drive)')).toBeVisible();
+    // Asked first; « Annuler » leaves the link as it is.
     await user.click(screen.getByRole('button', { name: 'Déconnecter' }));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Déconnecter le Drive\u202f?' });
+    expect(dialog).toHaveAccessibleDescription(DISCONNECT_CONSEQUENCES);
+    await user.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    expect(posts(fetchMock)).toEqual([]);
+    expect(screen.getByText('Connecté : compte ged@exemple.fr (Google Drive)')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Déconnecter' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Déconnecter le Drive\u202f?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Déconnecter' }));
     expect((await screen.findAllByText('Drive déconnecté.', { exact: true }))[0]).toBeVisible();
     expect(await screen.findByRole('button', { name: 'Connecter' })).toBeVisible();
   });
@@ -310,6 +320,8 @@ describe('Complément: the drive link', () => {
       'POST /api/drive/disconnect': () => json({ ...noDrive, grantKept: true }),
     });
     await user.click(await screen.findByRole('button', { name: 'Déconnecter' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Déconnecter le Drive\u202f?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Déconnecter' }));
     expect(
       (await screen.findAllByText(DRIVE_DISCONNECT_MESSAGES.grantKept, { exact: true }))[0],
     ).toBeVisible();
@@ -344,6 +356,9 @@ describe('Complément: the drive link', () => {
     const disconnect = screen.getByRole('button', { name: 'Déconnecter' });
     disconnect.focus();
     await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('alertdialog', { name: 'Déconnecter le Drive\u202f?' });
+    expect(within(dialog).getByRole('button', { name: 'Annuler' })).toHaveFocus();
+    await user.keyboard('{Tab}{Enter}');
     expect((await screen.findAllByText('Drive déconnecté.', { exact: true }))[0]).toBeVisible();
     expect(posts(fetchMock).map(([url]) => url)).toEqual(['/api/drive/disconnect']);
     expect(await screen.findByText('Non connecté.')).toBeVisible();

@@ -1,13 +1,15 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link2, Link2Off } from 'lucide-react';
 import {
   DRIVE_CALLBACK_MESSAGES,
   DRIVE_DISCONNECT_MESSAGES,
   type TDriveCallbackCode,
 } from '@synchro/contracts';
+import { ConfirmDialog } from '../../components/ui/alert-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast-store.ts';
 import { errorDetail } from '../../lib/api-client.ts';
+import { NNBSP } from '../../lib/format.ts';
 import { useDriveConnect, useDriveDisconnect, useDriveStatus } from './drive-api.ts';
 import { CHOOSE_DRIVE, DRIVE_NOT_CONFIGURED, driveLinkView, providerOf } from './drive-link-view.ts';
 
@@ -34,6 +36,10 @@ function useCallbackOutcome() {
   }, []);
 }
 
+/** What « Déconnecter » asks before it acts: connecting again takes the provider's consent again. */
+export const DISCONNECT_CONSEQUENCES =
+  'Le connecteur ne pourra plus déposer de documents sur ce Drive tant qu’il n’est pas connecté de nouveau (avec l’accord du compte, chez le fournisseur). La console retire aussi son autorisation chez le fournisseur, quand il le permet.';
+
 /**
  * « Connecter » / « Déconnecter » beside the drive select, and the line under it that says the
  * link's state (docs/mail.md, Drive; what is shown when: drive-link-view.ts). Connecting leaves
@@ -44,6 +50,7 @@ export function useDriveControls(driveType: string, dirty: boolean): { aside: Re
   const status = useDriveStatus();
   const connect = useDriveConnect();
   const disconnect = useDriveDisconnect();
+  const [confirming, setConfirming] = useState(false);
   const provider = providerOf(driveType);
   const configured = provider !== null && status.data?.configured[provider] === true;
   const view = driveLinkView(driveType, status.data);
@@ -62,7 +69,8 @@ export function useDriveControls(driveType: string, dirty: boolean): { aside: Re
     });
   };
 
-  const onDisconnect = () =>
+  const onDisconnect = () => {
+    setConfirming(false);
     disconnect.mutate(undefined, {
       onSuccess: ({ grantKept }) =>
         toast({
@@ -72,6 +80,7 @@ export function useDriveControls(driveType: string, dirty: boolean): { aside: Re
         }),
       onError: (error) => fail(errorDetail(error, 'La déconnexion du Drive a échoué.')),
     });
+  };
 
   const hint: ReactNode =
     view.tone === 'connected' ? <span className="text-success-soft-foreground">{view.text}</span> : view.text;
@@ -92,11 +101,20 @@ export function useDriveControls(driveType: string, dirty: boolean): { aside: Re
         </Button>
       ) : null}
       {view.disconnect ? (
-        <Button variant="outline" busy={disconnect.isPending} onClick={onDisconnect}>
+        <Button variant="outline" busy={disconnect.isPending} onClick={() => setConfirming(true)}>
           <Link2Off aria-hidden="true" />
           Déconnecter
         </Button>
       ) : null}
+      <ConfirmDialog
+        open={confirming}
+        title={`Déconnecter le Drive${NNBSP}?`}
+        description={DISCONNECT_CONSEQUENCES}
+        cancelLabel="Annuler"
+        confirmLabel="Déconnecter"
+        onCancel={() => setConfirming(false)}
+        onConfirm={onDisconnect}
+      />
     </div>
   );
   return { aside, hint };
