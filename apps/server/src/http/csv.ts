@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { AppError } from './errors.ts';
 import type { ExportSlots } from '../domain/export-slots.ts';
 import { displayClock } from '../time/display-clock.ts';
 import { attachmentDisposition } from './download.ts';
@@ -70,17 +71,32 @@ export function sendCsv(
   return reply.send(Readable.from(chunks(), { objectMode: false }));
 }
 
+/** Thrown when a client went away while its export waited for a place: nothing is read for it. */
+export const clientGone = () =>
+  new AppError(499, 'Export abandonné : la connexion a été fermée.', 'client-closed');
+
 /**
  * Waits for one of the installation's export places (ExportSlots: 429 when too many wait) and
- * holds it until the answer is over: sent whole, or its connection gone.
+ * holds it until the answer is over: sent whole, or its connection gone. The connection is
+ * watched from the start: one closed while it waited gives its place back at once, and its
+ * export does not run (else closing requests in a loop would start exports beyond the places).
  */
 export async function holdExportSlot(
   slots: ExportSlots,
   installationId: string,
-  reply: FastifyReply,
+  connection: { once(event: 'close', listener: () => void): unknown },
 ): Promise<void> {
-  const free = await slots.acquire(installationId);
-  reply.raw.once('close', free);
+  let closed = false;
+  let free: (() => void) | null = null;
+  connection.once('close', () => {
+    closed = true;
+    free?.();
+  });
+  free = await slots.acquire(installationId);
+  if (closed) {
+    free();
+    throw clientGone();
+  }
 }
 
 /** `historique-importation-2025-11-14.csv`: the name and the day of the export in the display zone. */

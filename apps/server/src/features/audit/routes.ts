@@ -40,7 +40,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { zone } = await displayTimeZoneOf(ctx, signIn);
     const filters = auditFilters(query, zone);
     const { installation } = signIn;
-    await holdExportSlot(ctx.exports, installation.id, reply);
+    await holdExportSlot(ctx.exports, installation.id, reply.raw);
     // Audited first: the export's own row is in what it exports.
     await auditHistoryExport(
       ctx.db,

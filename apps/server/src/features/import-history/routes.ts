@@ -187,7 +187,7 @@ export function importHistoryRoutes(app: FastifyInstance, ctx: AppContext): void
     const { zone } = await displayTimeZoneOf(ctx, currentSignIn(request));
     const filters = historyFilters(query, zone);
     const actor = actorOf(request);
-    await holdExportSlot(ctx.exports, actor.installationId, reply);
+    await holdExportSlot(ctx.exports, actor.installationId, reply.raw);
     await auditHistoryExport(ctx.db, actor, IMPORT_RECORDS, filters);
     const rows = csvRowsOf(ctx.db, HISTORY_CSV, actor.installationId, filters, zone, EXPORT_BATCH);
     return sendCsv(

@@ -52,7 +52,7 @@ export function transactionLogsRoutes(app: FastifyInstance, ctx: AppContext): vo
     const { zone } = await displayTimeZoneOf(ctx, currentSignIn(request));
     const filters = transactionFilters(query, zone);
     const { installation } = currentSignIn(request);
-    await holdExportSlot(ctx.exports, installation.id, reply);
+    await holdExportSlot(ctx.exports, installation.id, reply.raw);
     await auditHistoryExport(
       ctx.db,
       { installationId: installation.id, syncId: installation.syncId, address: request.ip },
