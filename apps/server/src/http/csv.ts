@@ -72,8 +72,7 @@ export function sendCsv(
 }
 
 /** Thrown when a client went away while its export waited for a place: nothing is read for it. */
-export const clientGone = () =>
-  new AppError(499, 'Export abandonné : la connexion a été fermée.', 'client-closed');
+const clientGone = () => new AppError(499, 'Export abandonné : la connexion a été fermée.', 'client-closed');
 
 /**
  * Waits for one of the installation's export places (ExportSlots: 429 when too many wait) and
