@@ -118,7 +118,10 @@ describe('linear time over untrusted text', () => {
           // Three tries: a loaded machine may slow one run; a quadratic pass is slow every time.
           const tries = [growth(shape, pass, n), growth(shape, pass, n), growth(shape, pass, n)];
           const best = Math.min(...tries.map((g) => g.at8N / Math.max(g.atN, 1)));
-          expect(best, `${passName} on ${shapeName}`).toBeLessThan(3);
+          // At 8n a quadratic pass costs 8 times as much per character; a linear one 1 to 2, and
+          // up to 3.2 was seen in the full parallel run (2 cores, every suite at once): 4 still
+          // tells the two apart.
+          expect(best, `${passName} on ${shapeName}`).toBeLessThan(4);
         },
       ),
       { numRuns: 25, seed: 14 },
