@@ -12,6 +12,8 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const env = { ...process.env, TZ: 'Europe/Paris' };
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Each failed test's file and title, repeated just above the closing line (a CI log may keep only its tail). */
+const failures = [];
 let exitCode = 0;
 
 function run(label, cmd, args, extraEnv = {}) {
@@ -38,16 +40,30 @@ function start(cmd, args, extraEnv, logFile) {
 }
 
 function addVitest(file) {
-  if (!existsSync(file)) return void (totals.failed += 1);
+  if (!existsSync(file)) return void ((totals.failed += 1), failures.push(`${file}: no report`));
   const r = JSON.parse(readFileSync(file, 'utf8'));
+  for (const suite of r.testResults ?? []) {
+    const where = suite.name.replace(`${process.cwd()}/`, '');
+    if (suite.status === 'failed' && suite.assertionResults.length === 0)
+      failures.push(`${where}: ${(suite.message ?? '').split('\n')[0]}`);
+    for (const t of suite.assertionResults)
+      if (t.status === 'failed') failures.push(`${where} › ${t.fullName ?? t.title}`);
+  }
   totals.passed += r.numPassedTests;
   totals.failed += r.numFailedTests + (r.numFailedTestSuites ?? 0);
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
 }
 
 function addPlaywright(file) {
-  if (!existsSync(file)) return void (totals.failed += 1);
-  const s = JSON.parse(readFileSync(file, 'utf8')).stats;
+  if (!existsSync(file)) return void ((totals.failed += 1), failures.push(`${file}: no report`));
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const s = report.stats;
+  const visit = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      if (!spec.ok) failures.push(`${spec.file} › ${[...titles, spec.title].join(' › ')}`);
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+  };
+  for (const suite of report.suites ?? []) visit(suite, []);
   totals.passed += s.expected + (s.flaky ?? 0);
   totals.failed += s.unexpected;
   totals.skipped += s.skipped;
@@ -88,6 +104,7 @@ function addChecks(results) {
       totals.passed += 1;
     } else {
       totals.failed += 1;
+      failures.push(label);
       exitCode = 1;
     }
   }
@@ -153,7 +170,10 @@ if (!only || only === 'unit') {
   // (apps/server/test/helpers/secret-capture.ts): one test, failed on any finding.
   if (run('Secrets scan', 'node', ['scripts/scan-secrets.mjs', `${reports}/captured`]) === 0)
     totals.passed += 1;
-  else totals.failed += 1;
+  else {
+    totals.failed += 1;
+    failures.push('Secrets scan');
+  }
 }
 
 if (!only || only === 'e2e') {
@@ -170,9 +190,11 @@ if (!only || only === 'e2e') {
     addPlaywright(`${reports}/playwright.json`);
   } else {
     totals.failed += 1;
+    failures.push('Build');
   }
   if (checks) addChecks(await checks);
 }
 
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `- ${f}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(exitCode || (totals.failed > 0 ? 1 : 0));
