@@ -9,7 +9,8 @@ import { openDatabase } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import type { Db } from './db/types.ts';
 import { demoLoginUrl, ensureDemoInstallation } from './demo/demo.ts';
-import { startDetachedBlobSweep } from './domain/blobs.ts';
+import { startDetachedBlobSweep, sweepDetachedBlobs } from './domain/blobs.ts';
+import { sweepConfigurationTexts } from './domain/configuration-texts.ts';
 import { ConfigCache } from './domain/config-cache.ts';
 import { startMailSender, type Mailer, type MailSender } from './domain/mail-sender.ts';
 import { smtpTransport } from './mail/transport.ts';
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
     db,
     () => new Date(),
     (err) => app.log.error({ err }, 'nettoyage des valeurs écrites à part impossible'),
+    [sweepDetachedBlobs, sweepConfigurationTexts],
   );
   const loopDelay = startLoopDelayReports(env.loopDelayReportMs, (delay) =>
     app.log.info({ eventLoopDelay: delay }, 'délai de la boucle d’événements'),

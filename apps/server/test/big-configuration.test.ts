@@ -83,7 +83,7 @@ describe('a big configuration', () => {
 
       const broken = `${stored.text.slice(0, -20)}<Oups>`;
       await db.query(
-        'UPDATE configurations SET text = $2, version = version + 1 WHERE installation_id = $1',
+        'UPDATE configurations SET text = $2, text_id = NULL, version = version + 1 WHERE installation_id = $1',
         [inst.id, broken],
       );
       const unreadable = await new ConfigCache(10, watched).get(db, inst.id);

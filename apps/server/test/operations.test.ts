@@ -23,6 +23,7 @@ import {
 } from './helpers/connector.ts';
 import { openTestDb } from './helpers/db.ts';
 import { appRoutes } from './helpers/route-catalog.ts';
+import { getConfiguration } from '../src/domain/configurations.ts';
 
 /**
  * Running the console as a service (issue 19, docs/production.md): health and readiness, one log
@@ -534,9 +535,10 @@ describe('the connector API as OpenAPI', () => {
       const patched = await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '7' } });
       expect(patched.statusCode, patched.body).toBe(200);
       // An unreadable stored text: GET gives it as it is (no 422), PATCH cannot splice into it (422).
-      await db.query(`UPDATE configurations SET text = '<Connexion><Info>' WHERE installation_id = $1`, [
-        inst.id,
-      ]);
+      await db.query(
+        `UPDATE configurations SET text = '<Connexion><Info>', text_id = NULL WHERE installation_id = $1`,
+        [inst.id],
+      );
       const read = await call('GET', '/configuration', inst.token);
       expect([read.statusCode, read.body]).toEqual([200, '<Connexion><Info>']);
       const refused = await call('PATCH', '/configuration', inst.token, { DerSynchro: { NbEnreg: '8' } });
@@ -562,11 +564,8 @@ describe('the connector API as OpenAPI', () => {
       expect(patched.statusCode, patched.body).toBe(200);
       const { version } = patched.json<{ version: number }>();
       // Written under the connector's own element names: the console reads them back.
-      const [stored] = await db.query<{ text: string }>(
-        'SELECT text FROM configurations WHERE installation_id = $1',
-        [inst.id],
-      );
-      const written = parseConfig(stored?.text ?? '');
+      const stored = await getConfiguration(db, inst.id);
+      const written = parseConfig(stored.text);
       expect(readInfo(written)).toMatchObject({
         connectorVersion: '6.19.4',
         automateLabel: 'Version : 6.11.23.9',

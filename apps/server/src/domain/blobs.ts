@@ -20,7 +20,7 @@ export const STATEMENT_CHARS = 1024 * 1024;
 export const DETACHED_LIFETIME_MS = 60 * 60 * 1000;
 
 /** Where a chunk ends: `CHUNK_CHARS` further, never between the two halves of a surrogate pair. */
-function chunkEnd(text: string, start: number): number {
+export function chunkEnd(text: string, start: number): number {
   let end = Math.min(text.length, start + CHUNK_CHARS);
   const last = text.charCodeAt(end - 1);
   if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
@@ -200,15 +200,20 @@ export async function writeApart(
   return ids;
 }
 
-/** Every 10 minutes (and at once), the detached values past their lifetime are deleted. */
+/**
+ * Every 10 minutes (and at once), the values past their lifetime are deleted: by `sweeps`, the
+ * detached values' sweep and the others given (configuration-texts.ts).
+ */
 export function startDetachedBlobSweep(
   db: Db,
   now: () => Date,
   onError: (err: unknown) => void,
+  sweeps: readonly ((db: Queryable, now: Date) => Promise<number>)[] = [sweepDetachedBlobs],
 ): { stop: () => Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    running = sweepDetachedBlobs(db, now()).catch(onError);
+    const at = now();
+    running = Promise.all(sweeps.map((one) => one(db, at).catch(onError)));
   };
   sweep();
   const timer = setInterval(sweep, 10 * 60 * 1000);

@@ -8,7 +8,16 @@ import {
   type ConfigDocument,
   type ScopeGenerations,
 } from '@synchro/config-xml';
-import { exactText, storedText } from '../db/text-column.ts';
+import { exactText } from '../db/text-column.ts';
+import {
+  attachConfigurationText,
+  ConfigurationTextGone,
+  HAS_TEXT,
+  TEXT_COLUMNS,
+  textOfRow,
+  writeConfigurationText,
+  writtenApartText,
+} from './configuration-texts.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
 import type { VersionRetention } from '../config/env.ts';
@@ -26,6 +35,27 @@ import { keepHistoryReferences } from './sync-data-history.ts';
 export interface StoredConfiguration {
   text: string;
   version: number;
+  /** Where the text is stored when written apart (configuration-texts.ts), else null or absent. */
+  textId?: string | null;
+}
+
+/** Times a read starts again when the text it was reading was replaced and swept meanwhile. */
+const READ_ATTEMPTS = 3;
+
+/** `read` again while it meets a text deleted under it (ConfigurationTextGone). */
+async function readingAgainWhenGone<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await read();
+    } catch (err) {
+      if (!(err instanceof ConfigurationTextGone) || attempt === READ_ATTEMPTS) throw err;
+    }
+  }
+}
+
+interface TextRow {
+  text: string | null;
+  textId: string | null;
 }
 
 export type ConfigurationAuthor = 'admin' | 'user' | 'repair' | 'connector' | 'restore';
@@ -79,13 +109,15 @@ export async function getConfigurationVersion(db: Queryable, installationId: str
 }
 
 export async function getConfiguration(db: Queryable, installationId: string): Promise<StoredConfiguration> {
-  const [row] = await db.query<StoredConfiguration>(
-    `SELECT ${exactText('text', 'text')}, version FROM configurations WHERE installation_id = $1`,
-    [installationId],
-  );
-  return row
-    ? { text: storedText(row.text), version: row.version }
-    : { text: MINIMAL_CONFIGURATION, version: 0 };
+  return readingAgainWhenGone(async () => {
+    const [row] = await db.query<TextRow & { version: number }>(
+      `SELECT ${TEXT_COLUMNS}, version FROM configurations WHERE installation_id = $1`,
+      [installationId],
+    );
+    return row
+      ? { text: (await textOfRow(db, row)) as string, version: row.version, textId: row.textId }
+      : { text: MINIMAL_CONFIGURATION, version: 0 };
+  });
 }
 
 /**
@@ -97,13 +129,16 @@ export async function getConfigurationUnlessKnown(
   installationId: string,
   known: readonly number[],
 ): Promise<{ version: number; text: string | null }> {
-  const [row] = await db.query<{ version: number; text: string | null }>(
-    `SELECT version, ${exactText('CASE WHEN version = ANY($2::int[]) THEN NULL ELSE text END', 'text')}
-     FROM configurations WHERE installation_id = $1`,
-    [installationId, known],
-  );
-  if (row) return { version: row.version, text: storedText(row.text) };
-  return { version: 0, text: known.includes(0) ? null : MINIMAL_CONFIGURATION };
+  return readingAgainWhenGone(async () => {
+    const [row] = await db.query<TextRow & { version: number }>(
+      `SELECT version, ${exactText('CASE WHEN version = ANY($2::int[]) THEN NULL ELSE text END', 'text')},
+         CASE WHEN version = ANY($2::int[]) THEN NULL ELSE text_id::text END AS "textId"
+       FROM configurations WHERE installation_id = $1`,
+      [installationId, known],
+    );
+    if (row) return { version: row.version, text: await textOfRow(db, row) };
+    return { version: 0, text: known.includes(0) ? null : MINIMAL_CONFIGURATION };
+  });
 }
 
 /** The text of one version from the history, or null when the history does not have it (or pruned it). */
@@ -112,11 +147,13 @@ export async function getVersionText(
   installationId: string,
   version: number,
 ): Promise<string | null> {
-  const [row] = await db.query<{ text: string }>(
-    `SELECT ${exactText('text', 'text')} FROM configuration_versions WHERE installation_id = $1 AND version = $2`,
-    [installationId, version],
-  );
-  return row ? storedText(row.text) : null;
+  return readingAgainWhenGone(async () => {
+    const [row] = await db.query<TextRow>(
+      `SELECT ${TEXT_COLUMNS} FROM configuration_versions WHERE installation_id = $1 AND version = $2`,
+      [installationId, version],
+    );
+    return row ? textOfRow(db, row) : null;
+  });
 }
 
 /** Version 1 of a new installation, in `configurations` and in the history (author 'admin'). */
@@ -138,14 +175,14 @@ const jsonOf = <T>(v: unknown): T | null =>
 
 /** The newest configuration row, locked until the end of the transaction. */
 export async function lockConfiguration(tx: Queryable, installationId: string): Promise<StoredConfiguration> {
-  const [row] = await tx.query<StoredConfiguration>(
-    `SELECT ${exactText('text', 'text')}, version FROM configurations WHERE installation_id = $1 FOR UPDATE`,
+  const [row] = await tx.query<TextRow & { version: number }>(
+    `SELECT ${TEXT_COLUMNS}, version FROM configurations WHERE installation_id = $1 FOR UPDATE`,
     [installationId],
   );
   if (!row) {
     throw new AppError(404, 'Aucune configuration enregistrée pour cette installation.', 'NOT_FOUND');
   }
-  return { text: storedText(row.text), version: row.version };
+  return { text: (await textOfRow(tx, row)) as string, version: row.version, textId: row.textId };
 }
 
 interface ReplacedRow {
@@ -166,22 +203,24 @@ async function ensureInHistory(
   keepText: boolean,
 ): Promise<ScopeGenerations | null> {
   const [row] = await tx.query<ReplacedRow>(
-    `SELECT scopes, text IS NOT NULL AS "hasText" FROM configuration_versions
+    `SELECT scopes, ${HAS_TEXT} AS "hasText" FROM configuration_versions
      WHERE installation_id = $1 AND version = $2`,
     [installationId, current.version],
   );
+  // A text written apart is shared with the history, not copied (the point is not to write it).
+  const [text, textId] = current.textId ? [null, current.textId] : [current.text, null];
   if (!row) {
     await tx.query(
-      `INSERT INTO configuration_versions (installation_id, version, text, author, section)
-       VALUES ($1, $2, $3, 'admin', NULL)`,
-      [installationId, current.version, current.text],
+      `INSERT INTO configuration_versions (installation_id, version, text, text_id, author, section)
+       VALUES ($1, $2, $3, $4, 'admin', NULL)`,
+      [installationId, current.version, text, textId],
     );
     return null;
   }
   if (keepText && !row.hasText) {
     await tx.query(
-      `UPDATE configuration_versions SET text = $3 WHERE installation_id = $1 AND version = $2`,
-      [installationId, current.version, current.text],
+      `UPDATE configuration_versions SET text = $3, text_id = $4 WHERE installation_id = $1 AND version = $2`,
+      [installationId, current.version, text, textId],
     );
   }
   return jsonOf<ScopeGenerations>(row.scopes);
@@ -212,6 +251,8 @@ export interface PreparedVersion {
   /** The stored configuration it replaces. */
   current: StoredConfiguration;
   text: string;
+  /** The text written apart (big texts: configuration-texts.ts), to attach; else null. */
+  textId: string | null;
   author: Exclude<ConfigurationAuthor, 'admin'>;
   changes: VersionChanges;
 }
@@ -236,11 +277,14 @@ export async function prepareVersion(
   );
   const previousScopes = row ? jsonOf<ScopeGenerations>(row.scopes) : null;
   const connector = author === 'connector';
+  // Written before the transaction, a few hundred KB per statement: the commit only refers to it.
+  const textId = writtenApartText(text) ? await writeConfigurationText(db, installationId, text) : null;
   // The connector writes only nodes no console scope holds (config-xml CONNECTOR_OWNED).
   if (connector && previousScopes) {
     return {
       current,
       text,
+      textId,
       author,
       changes: { scopes: previousScopes, sections: [], summary: null, hadHistory: [] },
     };
@@ -258,7 +302,7 @@ export async function prepareVersion(
     options.offload && Math.max(text.length, current.text.length) >= OFFLOAD_MIN_BYTES
       ? await options.offload.run(versionChangesTask, input)
       : versionChanges({ ...input, before: options.currentDoc });
-  return { current, text, author, changes };
+  return { current, text, textId, author, changes };
 }
 
 /**
@@ -275,30 +319,33 @@ export async function commitVersion(
   retention: VersionRetention,
   options: Pick<NewVersionOptions, 'address' | 'connectorLines'> = {},
 ): Promise<NewVersion> {
-  const { current, text, author, changes } = prepared;
+  const { current, text, textId, author, changes } = prepared;
   const connector = author === 'connector';
+  if (textId !== null) await attachConfigurationText(tx, textId);
+  const inline = textId === null ? text : null;
   await ensureInHistory(tx, installationId, current, !connector);
   const next = current.version + 1;
   const updated = await tx.query(
-    `UPDATE configurations SET text = $3, version = $4, updated_at = now()
+    `UPDATE configurations SET text = $3, text_id = $5, version = $4, updated_at = now()
      WHERE installation_id = $1 AND version = $2 RETURNING version`,
-    [installationId, current.version, text, next],
+    [installationId, current.version, inline, next, textId],
   );
   if (updated.length !== 1) throw conflict();
   await keepHistoryReferences(tx, installationId, changes.hadHistory);
   const summary = changes.summary ?? options.connectorLines ?? [];
   await tx.query(
-    `INSERT INTO configuration_versions (installation_id, version, text, author, section, scopes, summary, address)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO configuration_versions (installation_id, version, text, text_id, author, section, scopes, summary, address)
+     VALUES ($1, $2, $3, $9, $4, $5, $6, $7, $8)`,
     [
       installationId,
       next,
-      connector ? null : text,
+      connector ? null : inline,
       author,
       section,
       changes.scopes ? JSON.stringify(changes.scopes) : null,
       JSON.stringify({ sections: changes.sections, lines: summary }),
       options.address ?? null,
+      connector ? null : textId,
     ],
   );
   await pruneVersions(tx, installationId, next, retention);
@@ -357,10 +404,17 @@ export async function writeConfiguration<P, T>(
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
     const current = await getConfiguration(db, installationId);
     const prepared = await steps.prepare(current);
-    const done = await db.transaction(async (tx) => {
-      if ((await lockVersion(tx, installationId)) !== current.version) return null;
-      return { value: await steps.commit(tx, prepared, current) };
-    });
+    // A text written apart by `prepare` and not attached (a write came in between, or the sweep
+    // took it: ConfigurationTextGone) is left to the sweep (configuration-texts.ts).
+    const done = await db
+      .transaction(async (tx) => {
+        if ((await lockVersion(tx, installationId)) !== current.version) return null;
+        return { value: await steps.commit(tx, prepared, current) };
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ConfigurationTextGone) return null;
+        throw err;
+      });
     if (done) return done.value;
   }
   throw conflict();

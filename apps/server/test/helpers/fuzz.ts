@@ -7,6 +7,7 @@ import { openTestDb } from './db.ts';
 import { insertRecords, insertTransactions } from './history.ts';
 import { dataSnapshot, isConnectorRoute, routesOfTheApp, sampleOf, type AppRoute } from './route-catalog.ts';
 import { inPostgresPass } from './passes.ts';
+import { getConfiguration } from '../../src/domain/configurations.ts';
 
 /**
  * A seeded fuzzer over every route of the app: valid bodies (the contract-shaped samples of
@@ -524,11 +525,8 @@ export function fuzzSuite(shard: number, shards: number): void {
           ).statusCode,
         ).toBe(200);
         expect(await dataSnapshot(db, bId)).toEqual(bBefore);
-        const [stored] = await db.query<{ text: string }>(
-          'SELECT text FROM configurations WHERE installation_id = $1',
-          [a.id],
-        );
-        expect(() => parseConfig(stored?.text ?? '')).not.toThrow();
+        const stored = await getConfiguration(db, a.id);
+        expect(() => parseConfig(stored.text)).not.toThrow();
       },
       30 * 60_000,
     );

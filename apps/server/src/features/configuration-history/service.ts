@@ -23,7 +23,7 @@ import {
 } from '@synchro/config-xml';
 import type { VersionRetention } from '../../config/env.ts';
 import type { Db, Queryable } from '../../db/types.ts';
-import { exactText, storedText } from '../../db/text-column.ts';
+import { HAS_TEXT } from '../../domain/configuration-texts.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
   commitVersion,
@@ -68,8 +68,8 @@ const KEY = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"
 /** Versions shown: those with a text (people's), and the connector's updates when asked for. */
 const shownWhere = (connector: boolean) =>
   connector
-    ? `installation_id = $1 AND (text IS NOT NULL OR author = 'connector')`
-    : `installation_id = $1 AND text IS NOT NULL AND author <> 'connector'`;
+    ? `installation_id = $1 AND (${HAS_TEXT} OR author = 'connector')`
+    : `installation_id = $1 AND ${HAS_TEXT} AND author <> 'connector'`;
 
 /**
  * One page of versions, newest first, paged by version with the history lists' signed cursors
@@ -88,7 +88,7 @@ export async function listVersions(
   const scope = cursorScope(installationId, 'configuration-history', { connector: query.connector });
   const position = query.cursor && page > 1 ? decodeCursor(secret, scope, page, query.cursor) : null;
   const where = shownWhere(query.connector);
-  const columns = `version, created_at AS at, ${KEY}, author, address, summary, text IS NOT NULL AS "hasText"`;
+  const columns = `version, created_at AS at, ${KEY}, author, address, summary, ${HAS_TEXT} AS "hasText"`;
 
   return db.transaction(async (q) => {
     await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
@@ -182,7 +182,7 @@ async function connectorFolds(
   const lowest = (rows.at(-1) as VersionDbRow).version;
   const [above] = await q.query<{ v: number | null }>(
     `SELECT min(version) AS v FROM configuration_versions
-     WHERE installation_id = $1 AND version > $2 AND text IS NOT NULL AND author <> 'connector'`,
+     WHERE installation_id = $1 AND version > $2 AND ${HAS_TEXT} AND author <> 'connector'`,
     [installationId, (rows[0] as VersionDbRow).version],
   );
   const upper = above?.v ?? 2 ** 31 - 1;
@@ -255,13 +255,14 @@ async function compare(
     const now = parseStored(current.text);
     return { older: doc, newer: now, otherVersion: current.version, sections: differingSections(doc, now) };
   }
-  const [previous] = await db.query<{ version: number; text: string }>(
-    `SELECT version, ${exactText('text', 'text')} FROM configuration_versions
-     WHERE installation_id = $1 AND version < $2 AND text IS NOT NULL ORDER BY version DESC LIMIT 1`,
+  const [previous] = await db.query<{ version: number }>(
+    `SELECT version FROM configuration_versions
+     WHERE installation_id = $1 AND version < $2 AND ${HAS_TEXT} ORDER BY version DESC LIMIT 1`,
     [installationId, version],
   );
-  if (!previous) return null;
-  const before = parseStored(storedText(previous.text));
+  const previousText = previous ? await getVersionText(db, installationId, previous.version) : null;
+  if (!previous || previousText === null) return null;
+  const before = parseStored(previousText);
   // Between the previous kept text and this version only the connector wrote (the retention
   // prunes the oldest texts first), and its writes are in no section of the console.
   return {
