@@ -64,6 +64,9 @@ export const AUDIT_ACTIONS = {
     kind: 'autre',
     label: 'Révocation de l’autorisation Drive remplacée',
   },
+  // Written as 'autre' before their labels existed (as the drive's): kept so.
+  'installation.set-storage-quota': { kind: 'autre', label: 'Quota de stockage modifié' },
+  'mail.test-report': { kind: 'autre', label: 'Envoi d’un rapport de test par email' },
 } as const satisfies Record<string, { kind: TAuditKind; label: string }>;
 export type TAuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -1,4 +1,4 @@
-import { auditKindOf, auditLabelOf, type TAuditOutcome } from '@synchro/contracts';
+import { auditKindOf, auditLabelOf, type TAuditAction, type TAuditOutcome } from '@synchro/contracts';
 import type { Queryable } from '../db/types.ts';
 import { auditDetails } from './audit-details.ts';
 
@@ -16,7 +16,8 @@ export interface AuditEntry {
    * (connector API, bearer token), 'system'.
    */
   actor: 'user' | 'admin' | 'anonymous' | 'connector' | 'system';
-  action: string;
+  /** One of AUDIT_ACTIONS: the journal shows its French label, never the key. */
+  action: TAuditAction;
   address?: string | null;
   /** Never a secret: no client id, token, password or configuration text. */
   details?: Record<string, unknown>;
@@ -71,9 +72,9 @@ export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<voi
 export async function lastAuditOf(
   db: Queryable,
   installationId: string,
-  actions: readonly string[],
+  actions: readonly TAuditAction[],
 ): Promise<Pick<AuditEntry, 'actor' | 'action' | 'details'> | null> {
-  const [row] = await db.query<{ actor: AuditEntry['actor']; action: string; details: unknown }>(
+  const [row] = await db.query<{ actor: AuditEntry['actor']; action: TAuditAction; details: unknown }>(
     `SELECT actor, action, details FROM audit_log
      WHERE installation_id = $1 AND action = ANY($2::text[])
      ORDER BY id DESC LIMIT 1`,

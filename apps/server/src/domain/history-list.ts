@@ -16,8 +16,8 @@ import { cursorScope, decodeCursor, encodeCursor, type CursorPosition } from './
 
 /** A history table and the SQL names the engine needs (constants, never user input). */
 export interface HistoryTable {
-  /** Names the list in cursors. */
-  name: string;
+  /** Names the list in cursors and its export's audit action (`<name>.export`). */
+  name: 'import-history' | 'transaction-logs' | 'audit';
   table: string;
   /** The sort time column (timestamptz); the id column is `id`. */
   time: string;

@@ -1,3 +1,4 @@
+import type { TAuditAction } from '@synchro/contracts';
 import type { Db } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
 import { hashClientId, hashConnectorToken, randomToken } from '../security/secrets.ts';
@@ -91,7 +92,7 @@ async function updateInstallation(
     set: string;
     params?: unknown[];
     endSessions: boolean;
-    action: string;
+    action: TAuditAction;
     details?: Record<string, unknown>;
     /** 'admin' (the command) unless the server does it itself ('system': the demo's start). */
     actor?: 'admin' | 'system';

@@ -1,4 +1,4 @@
-import type { TOutboxList, TOutboxMailDetail, TTestReportAnswer } from '@synchro/contracts';
+import type { TAuditPage, TOutboxList, TOutboxMailDetail, TTestReportAnswer } from '@synchro/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/types.ts';
 import { FIXTURE_CONFIG } from '../../../test/helpers/app.ts';
@@ -84,6 +84,10 @@ describe('« Test rapport »', () => {
     // The sender loop never sends it again.
     await h.sender.runOnce();
     expect(accept.received).toHaveLength(1);
+    // The journal names it in French, not by its key.
+    const journal = await h.app.inject({ url: '/api/audit', headers: { cookie: inst.cookie } });
+    const rows = journal.json<TAuditPage>().rows.filter((r) => r.action === 'mail.test-report');
+    expect(rows.map((r) => r.label)).toEqual(['Envoi d’un rapport de test par email']);
   });
 
   it('without a relay: « Aucun serveur d’envoi configuré (SMTP_URL) », the email kept and readable', async () => {
