@@ -94,19 +94,21 @@ export async function deleteBlobs(db: Queryable, ids: readonly string[]): Promis
 }
 
 /**
- * A whole value, read a statement of at most STATEMENT_CHARS at a time; `maxChars` stops once
- * that many characters are read (a preview), possibly a few more.
+ * A value stored in chunks, read a statement of at most STATEMENT_CHARS at a time: `chunksSql`
+ * selects `data` (with exactText) of `$1`'s chunks from seq `$2` on, in order, `$3` of them;
+ * `maxChars` stops once that many characters are read (a preview), possibly a few more.
  */
-export async function readBlob(db: Queryable, id: string, maxChars = Infinity): Promise<string> {
+export async function readChunks(
+  db: Queryable,
+  chunksSql: string,
+  id: string,
+  maxChars = Infinity,
+): Promise<string> {
   const parts: string[] = [];
   let read = 0;
   const perStatement = Math.max(1, Math.floor(STATEMENT_CHARS / CHUNK_CHARS));
   for (let seq = 0; read < maxChars; seq += perStatement) {
-    const rows = await db.query<{ data: string }>(
-      `SELECT ${exactText('data', 'data')} FROM stored_blob_chunks
-       WHERE blob_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
-      [id, seq, perStatement],
-    );
+    const rows = await db.query<{ data: string }>(chunksSql, [id, seq, perStatement]);
     for (const row of rows) {
       const data = storedText(row.data);
       parts.push(data);
@@ -115,6 +117,17 @@ export async function readBlob(db: Queryable, id: string, maxChars = Infinity): 
     if (rows.length < perStatement) break;
   }
   return parts.join('');
+}
+
+/** A whole value (readChunks), or its first `maxChars` characters and possibly a few more. */
+export async function readBlob(db: Queryable, id: string, maxChars = Infinity): Promise<string> {
+  return readChunks(
+    db,
+    `SELECT ${exactText('data', 'data')} FROM stored_blob_chunks
+     WHERE blob_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+    id,
+    maxChars,
+  );
 }
 
 /** Deletes the values that were never attached and are older than DETACHED_LIFETIME_MS. */

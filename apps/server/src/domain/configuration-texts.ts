@@ -1,7 +1,7 @@
 import { valuesList } from '../db/multi-row.ts';
 import { exactText, storedText } from '../db/text-column.ts';
 import type { Queryable } from '../db/types.ts';
-import { CHUNK_CHARS, chunkEnd, STATEMENT_CHARS } from './blobs.ts';
+import { CHUNK_CHARS, chunkEnd, readChunks, STATEMENT_CHARS } from './blobs.ts';
 
 /**
  * Big configuration texts, written and read a few hundred KB per statement (migration 028,
@@ -93,24 +93,14 @@ export async function readConfigurationText(db: Queryable, id: string): Promise<
     id,
   ]);
   if (!head) throw new ConfigurationTextGone(id);
-  const parts: string[] = [];
-  let read = 0;
-  const perStatement = Math.max(1, Math.floor(STATEMENT_CHARS / CHUNK_CHARS));
-  for (let seq = 0; ; seq += perStatement) {
-    const rows = await db.query<{ data: string }>(
-      `SELECT ${exactText('data', 'data')} FROM configuration_text_chunks
-       WHERE text_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
-      [id, seq, perStatement],
-    );
-    for (const row of rows) {
-      const data = storedText(row.data);
-      parts.push(data);
-      read += data.length;
-    }
-    if (rows.length < perStatement) break;
-  }
-  if (read !== head.chars) throw new ConfigurationTextGone(id);
-  return parts.join('');
+  const text = await readChunks(
+    db,
+    `SELECT ${exactText('data', 'data')} FROM configuration_text_chunks
+     WHERE text_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+    id,
+  );
+  if (text.length !== head.chars) throw new ConfigurationTextGone(id);
+  return text;
 }
 
 /** The stored text of a row that has `text` (inline, selected with exactText) or `textId`. */
