@@ -223,6 +223,15 @@ describe('big configuration texts are written apart', () => {
     expect(rows.filter((t) => t.released)).toHaveLength(1);
   });
 
+  it('an installation deleted takes its texts written apart with it', async () => {
+    const a = await connectorInstallation(db, 'APART008');
+    await save(db, a.id, bigConfig('un'));
+    await save(db, a.id, bigConfig('deux'), 'connector');
+    expect(await textRows(db, a.id)).toHaveLength(2);
+    await db.query('DELETE FROM installations WHERE id = $1', [a.id]);
+    expect(await textRows(db, a.id)).toHaveLength(0);
+  });
+
   it('a section save through the console answers as before with a big configuration', async () => {
     const a = await connectorInstallation(db, 'APART007', { configText: bigConfig('console') });
     const cookie = await signIn(app, 'APART007');
