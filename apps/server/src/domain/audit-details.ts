@@ -1,4 +1,4 @@
-import { HISTORY_SECTIONS, type THistorySection } from '@synchro/contracts';
+import { AUDIT_KINDS, HISTORY_SECTIONS, type THistorySection } from '@synchro/contracts';
 import { SECTION_OF_KIND, type EditKind } from '@synchro/config-xml';
 
 /**
@@ -21,6 +21,19 @@ const SYNC_OUTCOMES: Record<string, string> = {
   timeout: 'pas de réponse',
   unreachable: 'automate injoignable',
   'malformed-answer': 'réponse illisible',
+};
+const MAIL_OUTCOMES: Record<string, string> = {
+  sent: 'envoyé',
+  'not-configured': 'aucun serveur d’envoi configuré (SMTP_URL)',
+  refused: 'refusé par le serveur d’envoi',
+  timeout: 'pas de réponse du serveur d’envoi',
+};
+const REASONS: Record<string, string> = {
+  suspended: 'installation suspendue',
+  expired: 'installation expirée',
+  DEMO: 'démarrage de la démonstration (DEMO)',
+  'DEMO=0': 'démonstration arrêtée (DEMO=0)',
+  'demo-automate': 'simulateur d’automate de la démonstration',
 };
 const REPAIR_CODES: Record<string, string> = {};
 const DRIVES: Record<string, string> = { google: 'Google Drive', onedrive: 'OneDrive' };
@@ -47,6 +60,15 @@ const text = (v: unknown): string => {
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 };
+
+interface PreviousAutomate {
+  ip?: unknown;
+  port?: unknown;
+  version?: unknown;
+}
+/** The automate's previous report: « 10.0.0.5:8080, version 6.11.23.9 ». */
+const previousAutomate = (p: PreviousAutomate): string =>
+  `${text(p.ip)}:${String(p.port ?? '—')}${p.version ? `, version ${text(p.version)}` : ''}`;
 
 type Formatter = (value: unknown, all: Record<string, unknown>) => [string, string] | null;
 
@@ -88,15 +110,12 @@ const FORMATS: Record<string, Formatter> = {
   dayFrom: (v) => (v ? ['Du', text(v)] : null),
   dayTo: (v) => (v ? ['Au (exclu)', text(v)] : null),
   search: (v) => (v ? ['Recherche', text(v)] : null),
-  kind: (v) => (v ? ['Type', text(v)] : null),
-  reason: (v) => [
-    'Motif',
-    v === 'suspended' ? 'installation suspendue' : v === 'expired' ? 'installation expirée' : text(v),
-  ],
+  kind: (v) => (v ? ['Type', (AUDIT_KINDS as Record<string, string>)[String(v)] ?? text(v)] : null),
+  reason: (v) => ['Motif', REASONS[String(v)] ?? text(v)],
   ip: (v) => ['Adresse de l’automate', text(v)],
   port: (v) => ['Port', String(v)],
   machineName: (v) => ['Machine', text(v)],
-  previous: (v) => (v ? ['Avant', text(v)] : null),
+  previous: (v) => (v && typeof v === 'object' ? ['Avant', previousAutomate(v as PreviousAutomate)] : null),
   retryAfterSeconds: (v) => ['Réessayer dans', `${text(v)}\u00a0s`],
   rows: (v) => ['Lignes', text(v)],
   knownDevice: (v) => ['Navigateur déjà connu', yesNo(v)],
@@ -110,6 +129,16 @@ const FORMATS: Record<string, Formatter> = {
   provider: (v) => ['Drive', DRIVES[String(v)] ?? text(v)],
   account: (v) => ['Compte', v ? text(v) : 'sans adresse'],
   revocation: (v) => ['Révocation chez le fournisseur', REVOCATIONS[String(v)] ?? text(v)],
+  bench: (v) => ['Banc d’essai', yesNo(v)],
+  audit: (v) => ['Événements du journal', text(v)],
+  seconds: (v) => ['Durée', `${text(v)}\u00a0s`],
+  force: (v) => ['Forcé', yesNo(v)],
+  mail: (v) => ['Email', `n°\u00a0${text(v)} (« Emails envoyés »)`],
+  recipients: (v) => ['Destinataires', text(v)],
+  quotaBytes: (v) =>
+    v === null || v === undefined
+      ? ['Quota', 'celui du serveur (STORAGE_QUOTA_MB)']
+      : ['Quota', `${nf.format(Math.round(Number(v) / (1024 * 1024)))}\u00a0Mo`],
 };
 
 /** Details shown first, in this order; the others follow as recorded, the screen's version last. */
@@ -150,6 +179,8 @@ export function auditDetails(
       pair = value ? [key === 'from' ? 'Du' : 'Au (exclu)', text(value)] : null;
     } else if (key === 'version' && action === 'automate.register') {
       pair = ['Version de l’automate', text(value)];
+    } else if (key === 'outcome' && action === 'mail.test-report') {
+      pair = ['Résultat', MAIL_OUTCOMES[String(value)] ?? text(value)];
     } else {
       const f = FORMATS[key];
       pair = f ? f(value, details) : [key, text(value)];
