@@ -30,7 +30,8 @@ export function chunkEnd(text: string, start: number): number {
 /** A chunk's values: $1 the installation, then its own parameters (each its own: no array to escape). */
 const CHUNK_VALUES = '?::bigint ?::int $1 ?'.split(' ');
 
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Lets the other requests' statements and callbacks through between two chunk statements. */
+export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Writes `values` (detached) for `installationId`, a statement of at most STATEMENT_CHARS at a

@@ -1,7 +1,7 @@
 import { valuesList } from '../db/multi-row.ts';
 import { exactText, storedText } from '../db/text-column.ts';
 import type { Queryable } from '../db/types.ts';
-import { CHUNK_CHARS, chunkEnd, readChunks, STATEMENT_CHARS } from './blobs.ts';
+import { CHUNK_CHARS, chunkEnd, readChunks, STATEMENT_CHARS, yieldToOthers } from './blobs.ts';
 
 /**
  * Big configuration texts, written and read a few hundred KB per statement (migration 028,
@@ -32,8 +32,6 @@ export class ConfigurationTextGone extends Error {
 export function writtenApartText(text: string): boolean {
   return text.length > INLINE_TEXT_CHARS;
 }
-
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Writes `text` (detached) for `installationId`; returns its id, to attach in the write's transaction. */
 export async function writeConfigurationText(

@@ -21,7 +21,9 @@ CREATE TABLE configuration_texts (
   released_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX configuration_texts_sweep_idx ON configuration_texts (created_at)
+-- The sweep's own condition (sweepConfigurationTexts): the texts held by no row, by the time they
+-- were let go.
+CREATE INDEX configuration_texts_sweep_idx ON configuration_texts ((coalesce(released_at, created_at)))
   WHERE NOT attached OR released_at IS NOT NULL;
 
 CREATE TABLE configuration_text_chunks (

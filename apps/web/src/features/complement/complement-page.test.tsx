@@ -36,6 +36,16 @@ const view: TComplementResponse = {
 };
 
 const noDrive: TDriveStatus = { configured: { google: true, onedrive: false }, link: null };
+/** A Google Drive link connected to ged@exemple.fr. */
+const googleConnected: TDriveStatus = {
+  configured: { google: true, onedrive: false },
+  link: {
+    provider: 'google',
+    account: 'ged@exemple.fr',
+    state: 'connected',
+    connectedAt: '2026-03-02T09:00:00Z',
+  },
+};
 const emptyOutbox: TOutboxList = {
   mails: [],
   relayConfigured: true,
@@ -276,17 +286,8 @@ describe('Complément: « Test rapport »', () => {
 describe('Complément: the drive link', () => {
   it('connected: « Connecté : compte … » and « Déconnecter »', async () => {
     const user = userEvent.setup();
-    const connected: TDriveStatus = {
-      configured: { google: true, onedrive: false },
-      link: {
-        provider: 'google',
-        account: 'ged@exemple.fr',
-        state: 'connected',
-        connectedAt: '2026-03-02T09:00:00Z',
-      },
-    };
     const fetchMock = show({
-      'GET /api/drive': () => json(connected),
+      'GET /api/drive': () => json(googleConnected),
       'POST /api/drive/disconnect': () => json({ ...noDrive, grantKept: false }),
     });
     expect(await screen.findByText('Connecté : compte ged@exemple.fr (Google Drive)')).toBeVisible();
@@ -307,16 +308,7 @@ describe('Complément: the drive link', () => {
   it('« Déconnecter » whose revocation failed at the provider says the grant may live on, and where to remove it', async () => {
     const user = userEvent.setup();
     show({
-      'GET /api/drive': () =>
-        json({
-          configured: { google: true, onedrive: false },
-          link: {
-            provider: 'google',
-            account: 'ged@exemple.fr',
-            state: 'connected',
-            connectedAt: '2026-03-02T09:00:00Z',
-          },
-        }),
+      'GET /api/drive': () => json(googleConnected),
       'POST /api/drive/disconnect': () => json({ ...noDrive, grantKept: true }),
     });
     await user.click(await screen.findByRole('button', { name: 'Déconnecter' }));
