@@ -52,8 +52,11 @@ try {
   try {
     const { rows } = await db.query<{ n: number; bytes: number; avg: number; doc: number; raw: number }>(
       `SELECT count(*)::int AS n, sum(pg_column_size(v.*))::int AS bytes, avg(pg_column_size(v.*))::int AS avg,
-              (SELECT pg_column_size(c.text) FROM configurations c WHERE c.installation_id = i.id)::int AS doc,
-              (SELECT octet_length(c.text) FROM configurations c WHERE c.installation_id = i.id)::int AS raw
+              (SELECT coalesce(pg_column_size(c.text), t.bytes) FROM configurations c
+                 LEFT JOIN configuration_texts t ON t.id = c.text_id WHERE c.installation_id = i.id)::int AS doc,
+              (SELECT coalesce(octet_length(c.text),
+                        (SELECT sum(octet_length(k.data)) FROM configuration_text_chunks k WHERE k.text_id = c.text_id))
+                 FROM configurations c WHERE c.installation_id = i.id)::int AS raw
        FROM configuration_versions v JOIN installations i ON i.id = v.installation_id
        WHERE i.sync_id = $1 AND v.author = 'connector' GROUP BY i.id`,
       [SYNC_ID],
